@@ -1,0 +1,42 @@
+# deckgen: every set-up step lives here, so a fresh machine with Python 3.11 needs
+# nothing but `make demo` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.deckgen-installed
+# pytest workers: all cores; override with `make test WORKERS=1`.
+WORKERS ?= auto
+
+.PHONY: demo test bench lint typecheck sysdeps clean help
+
+help:
+	@echo "make demo   - set up .venv and write the demo outputs to output/demo/"
+	@echo "make test   - set up .venv and run the whole test suite"
+	@echo "make bench  - run the benchmarks in bench/ (by hand, not in CI)"
+	@echo "make lint   - ruff and mypy"
+
+$(STAMP): pyproject.toml scripts/sysdeps.sh
+	@sh scripts/sysdeps.sh
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+sysdeps:
+	@sh scripts/sysdeps.sh
+
+demo: $(STAMP)
+	$(BIN)/deckgen demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n $(WORKERS) -q
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

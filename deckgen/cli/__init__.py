@@ -1,0 +1,145 @@
+"""The ``deckgen`` command line: thin commands that parse options, call one library
+function and report. Heavy libraries are imported inside the commands, never here, so
+``deckgen --help`` stays instant.
+
+Exit codes: 0 success; 1 a check that failed (``rules replay``); 2 a user error
+(bad input, printed as one ``error:`` paragraph); 3 and 4 are the rules check's
+verdicts (gaps, broken).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deckgen import __version__
+from deckgen.errors import DeckgenError
+
+app = typer.Typer(
+    name="deckgen",
+    help="Print-ready custom domino card decks, rule booklets in German and English, "
+    "and a reference engine that plays the printed rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or notes.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"deckgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """deckgen: domino card decks, rule booklets and a rules engine."""
+
+
+@app.command("sets")
+def sets_command(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(help="Sets to show, e.g. double-6 double-12 (default: double-6 ... -18)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the domino sets: tiles, doubles, pip totals, printed deck size."""
+    from deckgen.setstable import parse_set, set_rows, sets_json
+
+    sets = [parse_set(n, where="argument NAMES") for n in names] if names else None
+    rows = set_rows(sets)
+    if as_json:
+        sys.stdout.write(sets_json(rows))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    from deckgen.setstable import COLUMNS
+
+    table = Table(title="Domino sets", title_justify="left")
+    for key, title in COLUMNS:
+        table.add_column(title, justify="left" if key == "name" else "right")
+    for row in rows:
+        table.add_row(*(str(row[key]) for key, _ in COLUMNS))
+    Console().print(table)
+
+
+@app.command("demo")
+def demo_command(
+    out: Annotated[Path, typer.Option("--out", help="Folder for the demo outputs.")] = Path(
+        "output/demo"
+    ),
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Make everything deckgen can make for the built-in demo, into output/demo/."""
+    from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.demo import make_demo
+
+    reporter = ConsoleReporter(quiet=quiet)
+    written = make_demo(out, reporter=reporter)
+    reporter.finish()
+    if as_json:
+        sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
+    elif not quiet:
+        for path in written:
+            typer.echo(f"wrote {path}")
+
+
+def _register_subcommands() -> None:
+    """Attach the command groups that live in their own modules."""
+    import importlib
+
+    for module_name, group in (("deckgen.cli.deck", "deck"), ("deckgen.cli.rules", "rules")):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                continue
+            raise
+        app.add_typer(module.app, name=group)
+
+
+_register_subcommands()
+
+
+def main() -> None:
+    """Console-script entry point: run the app; user errors become one paragraph, exit 2."""
+    try:
+        app(standalone_mode=False)
+    except DeckgenError as exc:
+        from deckgen.cli.reporting import print_error
+
+        print_error(exc.message())
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.stderr.write("aborted\n")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    except Exception as exc:  # click's own usage errors
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise

@@ -1,0 +1,27 @@
+"""``deckgen demo``: make the whole product for the built-in demo into one folder.
+
+Combines the pillars (sets table; later the deck, the rules check and the booklets),
+so it lives apart from each of them. Writes everything through a staging folder: the
+demo folder gets a complete set of new files or keeps its old ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deckgen import atomic
+from deckgen.progress import CollectingReporter, Reporter
+from deckgen.setstable import set_rows, sets_json, sets_markdown
+
+
+def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[Path]:
+    """Write the demo outputs into ``out_dir``; return the paths written."""
+    reporter = reporter or CollectingReporter()
+    out_dir = Path(out_dir)
+    written: list[str] = []
+    with atomic.staged_dir(out_dir) as stage:
+        rows = set_rows()
+        atomic.write_text(stage / "sets.md", sets_markdown(rows))
+        atomic.write_text(stage / "sets.json", sets_json(rows))
+        written += ["sets.md", "sets.json"]
+    return [out_dir / name for name in written]

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckgen.cli import app
+
+BIN = Path(sys.executable).parent
+
+
+def test_sets_json(runner) -> None:
+    result = runner.invoke(app, ["sets", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["version"] == 1
+    rows = {r["name"]: r for r in data["sets"]}
+    assert list(rows)[0] == "double-6" and list(rows)[-1] == "double-18"
+    assert rows["double-6"]["tiles"] == 28 and rows["double-6"]["total_pips"] == 168
+    assert rows["double-12"]["tiles"] == 91 and rows["double-12"]["total_pips"] == 1092
+    assert rows["double-7"]["deck_cards"] == 38
+    assert rows["double-9"]["each_value_appears"] == 11
+
+
+def test_sets_table_and_filter(runner) -> None:
+    result = runner.invoke(app, ["sets", "double-7"])
+    assert result.exit_code == 0
+    assert "double-7" in result.stdout and "double-6" not in result.stdout
+
+
+@pytest.mark.parametrize("name", ["double-99", "triple-6"])
+def test_bad_set_name_exit_2(name: str) -> None:
+    proc = subprocess.run(
+        [str(BIN / "deckgen"), "sets", name], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: ")
+    assert "double-6" in proc.stderr and name in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_console_script_sets_json() -> None:
+    proc = subprocess.run(
+        [str(BIN / "deckgen"), "sets", "--json"], capture_output=True, text=True, check=True
+    )
+    assert json.loads(proc.stdout)["sets"][0]["name"] == "double-6"
+
+
+def test_python_m_and_version() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckgen", "--version"], capture_output=True, text=True, check=True
+    )
+    assert proc.stdout.startswith("deckgen ")
+
+
+def test_help_does_not_import_heavy_libraries() -> None:
+    code = (
+        "import sys, io, contextlib\n"
+        "from deckgen.cli import app\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        app(['--help'], standalone_mode=False)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = [m for m in ('weasyprint', 'reportlab', 'PIL', 'pypdfium2', 'pikepdf')"
+        " if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    heavy = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    assert heavy == "", f"deckgen --help imported {heavy}"
+
+
+def test_demo_writes_sets(runner, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = runner.invoke(app, ["demo", "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "sets.json").read_text())["sets"][1]["name"] == "double-7"
+    assert "| double-12 | 12 | 91 | 13 | 1092 | 14 | 93 |" in (out / "sets.md").read_text()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
