@@ -81,3 +81,16 @@ def test_demo_writes_sets(runner, tmp_path: Path) -> None:
     assert json.loads((out / "sets.json").read_text())["sets"][1]["name"] == "double-7"
     assert "| double-12 | 12 | 91 | 13 | 1092 | 14 | 93 |" in (out / "sets.md").read_text()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_user_error_through_runner(runner) -> None:
+    result = runner.invoke(app, ["sets", "double-99"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: unknown domino set 'double-99'")
+
+
+def test_usage_error_exit_2() -> None:
+    proc = subprocess.run(
+        [str(BIN / "deckgen"), "sets", "--no-such-option"], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

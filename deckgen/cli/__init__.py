@@ -12,15 +12,33 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from deckgen import __version__
 from deckgen.errors import DeckgenError
 
+
+class _DeckgenGroup(TyperGroup):
+    """The root command group: a user error anywhere below becomes one paragraph, exit 2.
+
+    Handling it here (not in ``main``) makes the console script, ``python -m deckgen``
+    and typer's CliRunner in tests behave the same.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DeckgenError as exc:
+            typer.echo(f"error: {exc.message()}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+
 app = typer.Typer(
     name="deckgen",
+    cls=_DeckgenGroup,
     help="Print-ready custom domino card decks, rule booklets in German and English, "
     "and a reference engine that plays the printed rules.",
     no_args_is_help=True,
@@ -120,26 +138,5 @@ _register_subcommands()
 
 
 def main() -> None:
-    """Console-script entry point: run the app; user errors become one paragraph, exit 2."""
-    try:
-        app(standalone_mode=False)
-    except DeckgenError as exc:
-        from deckgen.cli.reporting import print_error
-
-        print_error(exc.message())
-        sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        sys.stderr.write("aborted\n")
-        sys.exit(130)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
-    except Exception as exc:  # click's own usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
+    """Console-script entry point."""
+    app()

@@ -6,7 +6,6 @@ kept for results (tables, ``--json``) so that scripts can read it.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from rich.console import Console
@@ -68,8 +67,3 @@ def _escape(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
-
-
-def print_error(message: str) -> None:
-    """One paragraph on stderr, no traceback, no markup interpretation."""
-    sys.stderr.write(f"error: {message}\n")
