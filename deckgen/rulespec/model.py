@@ -1,0 +1,269 @@
+"""The rules file as validated data: the pydantic models behind :class:`RuleSpec`.
+
+Takes the parsed TOML of a ``rules/*.toml`` file; gives typed, validated parameters.
+Every key is documented in ``docs/rules-format.md``. Parameters the seed text may leave
+open (a tie rule, who starts later rounds, what happens when nobody holds a double) are
+optional: when a file leaves one out and play needs it, the engine records a *gap*
+instead of inventing a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from deckgen.tiles import MAX_SUPPORTED_PIP, Tile
+
+FORMAT_VERSION = 1
+"""The rules-file format this code reads (``format = 1`` at the top of the file)."""
+
+LANGS = ("de", "en")
+
+SECTION_IDS = ("aim", "setup", "play", "scoring", "game_end")
+"""Rulebook order: aim, setup, play, end of round and scoring, end of game and ties."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class I18n(_Strict):
+    """A text in German and English; both must be given and non-empty."""
+
+    de: str = Field(min_length=1, max_length=4000)
+    en: str = Field(min_length=1, max_length=4000)
+
+    def get(self, lang: str) -> str:
+        if lang == "de":
+            return self.de
+        if lang == "en":
+            return self.en
+        raise ValueError(f"unknown language '{lang}'; use one of {', '.join(LANGS)}")
+
+
+class Players(_Strict):
+    """How many may play, in teams or not, and which way the turn passes."""
+
+    counts: list[int] = Field(min_length=1)
+    teams: Literal["none", "opposite"] = "none"
+    """``opposite``: four players, partners sit opposite (seats 0+2 against 1+3)."""
+    direction: Literal["clockwise", "counterclockwise"] = "clockwise"
+
+    @field_validator("counts")
+    @classmethod
+    def _counts(cls, v: list[int]) -> list[int]:
+        if any(not 2 <= n <= 8 for n in v):
+            raise ValueError("player counts must be between 2 and 8")
+        if len(set(v)) != len(v) or v != sorted(v):
+            raise ValueError("list each player count once, in increasing order")
+        return v
+
+    @model_validator(mode="after")
+    def _teams(self) -> Players:
+        if self.teams == "opposite" and self.counts != [4]:
+            raise ValueError("teams = 'opposite' needs exactly four players: counts = [4]")
+        return self
+
+
+class Deal(_Strict):
+    """How many tiles each player gets, and what happens to the rest."""
+
+    hand_size: dict[int, int]
+    """Tiles per player, keyed by the number of players (TOML: ``"2" = 7``)."""
+    rest: Literal["stock", "dead"]
+    """``stock``: undealt tiles are drawn from; ``dead``: they stay out of play."""
+    stock_reserve: int = Field(default=0, ge=0, le=50)
+    """Tiles that must stay in the stock: when the player to move cannot play and only
+    the reserve is left, the round ends (``end.reserve``)."""
+    redeal_doubles: int | None = Field(default=None, ge=2, le=19)
+    """A hand dealt with at least this many doubles is shuffled and dealt again."""
+
+    @field_validator("hand_size")
+    @classmethod
+    def _sizes(cls, v: dict[int, int]) -> dict[int, int]:
+        if any(not 1 <= s <= 40 for s in v.values()):
+            raise ValueError("a hand holds between 1 and 40 tiles")
+        return v
+
+
+class Opening(_Strict):
+    """Who starts a round and what is led."""
+
+    first_starter: Literal["seat", "highest_double", "required_double"]
+    """Round 1: ``seat`` (seat 0 starts), ``highest_double`` (holder of the highest
+    double), ``required_double`` (holder of the double ``required_double``)."""
+    required_double: int | None = Field(default=None, ge=0, le=MAX_SUPPORTED_PIP)
+    lead: Literal["any", "starter_double", "turned_up"]
+    """``any``: the starter leads any tile; ``starter_double``: the starter must lead the
+    double that made him starter; ``turned_up``: a tile of the stock is turned up as the
+    first tile and the starter plays onto it."""
+    turned_up_doubles: Literal["allowed", "skip"] = "allowed"
+    """``skip``: a double turned up is left in the stock and the next tile is turned up."""
+    no_double: Literal["heaviest_tile", "redeal"] | None = None
+    """When the starter rule needs a double nobody holds (optional: a gap if needed)."""
+    later_starter: Literal["same_rule", "next_seat", "round_winner"] | None = None
+    """Rounds 2, 3, ...: the first-round rule again, the seat after the previous round's
+    starter, or the previous round's winner (optional: a gap if needed)."""
+    later_lead: Literal["same", "any"] = "same"
+    """What is led in later rounds: as in round 1, or any tile."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Opening:
+        if self.first_starter == "required_double" and self.required_double is None:
+            raise ValueError("first_starter = 'required_double' needs required_double = <value>")
+        if self.lead == "starter_double" and self.first_starter == "seat":
+            raise ValueError("lead = 'starter_double' needs a double starter rule")
+        if self.lead == "turned_up" and self.later_lead == "any":
+            raise ValueError("later_lead = 'any' cannot follow lead = 'turned_up'")
+        return self
+
+
+class Board(_Strict):
+    """The shape of the layout."""
+
+    shape: Literal["line", "spinner", "cross_doubles"]
+    """``line``: two open ends, doubles like any tile; ``spinner``: the first double
+    placed lies crosswise and opens two more directions; ``cross_doubles``: every double
+    lies crosswise and opens two more directions (its far side and both short sides)."""
+
+
+class Turn(_Strict):
+    """Drawing and passing."""
+
+    draw: Literal["none", "until_playable", "limited"]
+    draw_limit: int | None = Field(default=None, ge=1, le=40)
+    play_drawn: Literal["must", "may"] = "must"
+    """Whether a playable tile found by drawing must be played at once."""
+
+    @model_validator(mode="after")
+    def _limit(self) -> Turn:
+        if (self.draw == "limited") != (self.draw_limit is not None):
+            raise ValueError("draw_limit is given exactly when draw = 'limited'")
+        return self
+
+
+class Scoring(_Strict):
+    """How a round is scored."""
+
+    method: Literal["winner_takes", "penalty", "lowest_takes_differences"]
+    """``winner_takes``: the round's winner (the player or team that went out, else the
+    lowest hand) scores the pips left in the others' hands; ``penalty``: everybody loses
+    their own hand's pips, a player who goes out gains ``out_bonus``;
+    ``lowest_takes_differences``: the lowest hand scores, from each other player, that
+    player's pips minus its own."""
+    out_bonus: int = Field(default=0, ge=0, le=1000)
+    blocked_points: Literal["others", "all"] = "others"
+    """``winner_takes`` after a blocked round: the others' pips or every pip left."""
+    bands: int | None = Field(default=None, ge=2, le=100)
+    """Points by bands: ``p`` pips give ``p // bands + 1`` points (0-9 -> 1 with 10)."""
+    tie: Literal["nobody_scores", "all_lowest_score"] | None = None
+    """A tie for the lowest hand (optional: a gap if it happens)."""
+    tile_values: dict[str, int] = Field(default_factory=dict)
+    """Special values, e.g. ``"0-0" = 25``; other tiles count their pips."""
+
+    @field_validator("tile_values")
+    @classmethod
+    def _values(cls, v: dict[str, int]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for key, value in v.items():
+            tile = Tile.parse(key)
+            if not 0 <= value <= 1000:
+                raise ValueError(f"the value of {key} must be between 0 and 1000")
+            out[str(tile)] = value
+        return out
+
+
+class Match(_Strict):
+    """When a match ends and who wins it."""
+
+    end: Literal["rounds", "target"]
+    rounds: int | None = Field(default=None, ge=1, le=100)
+    target: int | None = Field(default=None, ge=1, le=100000)
+    tie: Literal["shared", "play_on"] | None = None
+    """Equal best totals at the end: a shared win, or another round until one leads
+    (optional: a gap if it happens)."""
+
+    @model_validator(mode="after")
+    def _end(self) -> Match:
+        if self.end == "rounds" and self.rounds is None:
+            raise ValueError("end = 'rounds' needs rounds = <number>")
+        if self.end == "target" and self.target is None:
+            raise ValueError("end = 'target' needs target = <points>")
+        return self
+
+
+class Clause(_Strict):
+    """One rule sentence (or a few) in both languages, with a stable id."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$", max_length=60)
+    section: Literal["aim", "setup", "play", "scoring", "game_end"]
+    text: I18n
+
+
+class Note(_Strict):
+    """A decision taken where the seed text was unclear, contradictory or silent."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=60)
+    kind: Literal["unclear", "contradictory", "silent", "changed"]
+    clauses: list[str] = Field(default_factory=list)
+    decision: I18n
+    reason: I18n
+
+
+class RulesFile(_Strict):
+    """The whole rules file."""
+
+    format: int
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=40)
+    aliases: list[str] = Field(default_factory=list)
+    set: str
+    source: str = ""
+    """Where the rules come from (a seed file name or an engine to reproduce)."""
+    name: I18n
+    summary: I18n
+    players: Players
+    deal: Deal
+    opening: Opening
+    board: Board
+    turn: Turn
+    scoring: Scoring
+    match: Match
+    clause: list[Clause] = Field(min_length=1)
+    note: list[Note] = Field(default_factory=list)
+
+    @field_validator("format")
+    @classmethod
+    def _format(cls, v: int) -> int:
+        if v != FORMAT_VERSION:
+            raise ValueError(f"this deckgen reads rules format {FORMAT_VERSION}")
+        return v
+
+    @model_validator(mode="after")
+    def _deal_table(self) -> RulesFile:
+        missing = [n for n in self.players.counts if n not in self.deal.hand_size]
+        if missing:
+            raise ValueError(
+                "deal.hand_size has no entry for "
+                + ", ".join(f"{n} players" for n in missing)
+                + " (one entry per count in players.counts)"
+            )
+        extra = [n for n in self.deal.hand_size if n not in self.players.counts]
+        if extra:
+            raise ValueError(
+                "deal.hand_size has entries for player counts not in players.counts: "
+                + ", ".join(str(n) for n in extra)
+            )
+        ids = [c.id for c in self.clause]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError("clause ids must be unique; repeated: " + ", ".join(dup))
+        nids = [n.id for n in self.note]
+        ndup = sorted({i for i in nids if nids.count(i) > 1})
+        if ndup:
+            raise ValueError("note ids must be unique; repeated: " + ", ".join(ndup))
+        for note in self.note:
+            for cid in note.clauses:
+                if cid not in ids:
+                    raise ValueError(f"note '{note.id}' names an unknown clause '{cid}'")
+        return self

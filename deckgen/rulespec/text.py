@@ -1,0 +1,123 @@
+"""Rendering clause and note texts: placeholders filled from the file's parameters.
+
+A clause text may contain ``{hand_size_2}``, ``{draw_limit}``, ``{target}`` and the
+other names of :func:`text_params`; they are filled from the parameters, so changing a
+parameter changes every sentence that states it. Takes a
+:class:`~deckgen.rulespec.model.RulesFile` and a language; gives plain strings.
+A placeholder that the file's parameters do not define is an error when the file is
+loaded, not when the booklet is printed.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+from deckgen.rulespec.model import RulesFile
+from deckgen.tiles import Tile
+
+SECTION_TITLES: dict[str, dict[str, str]] = {
+    "aim": {"de": "Ziel des Spiels", "en": "Aim of the game"},
+    "setup": {"de": "Vorbereitung", "en": "Setting up"},
+    "play": {"de": "Spielablauf", "en": "Playing"},
+    "scoring": {"de": "Ende einer Runde und Wertung", "en": "End of a round and scoring"},
+    "game_end": {"de": "Ende des Spiels und Gleichstand", "en": "End of the game and ties"},
+}
+
+
+def _join(items: list[str], lang: str) -> str:
+    word = " und " if lang == "de" else " and "
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + word + items[-1]
+
+
+def _or(counts: list[int], lang: str) -> str:
+    word = " oder " if lang == "de" else " or "
+    text = [str(c) for c in counts]
+    if len(text) == 1:
+        return text[0]
+    return ", ".join(text[:-1]) + word + text[-1]
+
+
+def hand_sizes_phrase(rules: RulesFile, lang: str) -> str:
+    """``7 each with 2 or 3 players and 6 each with 4 players`` (or the German)."""
+    groups: dict[int, list[int]] = {}
+    for n in rules.players.counts:
+        groups.setdefault(rules.deal.hand_size[n], []).append(n)
+    parts = []
+    for size, counts in groups.items():
+        if lang == "de":
+            parts.append(f"je {size} bei {_or(counts, lang)} Spielern")
+        else:
+            parts.append(f"{size} each with {_or(counts, lang)} players")
+    return _join(parts, lang)
+
+
+def players_phrase(rules: RulesFile, lang: str) -> str:
+    counts = rules.players.counts
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} bis {counts[-1]}" if lang == "de" else f"{counts[0]} to {counts[-1]}"
+    return _or(counts, lang)
+
+
+def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
+    """Every placeholder a clause text may use, for ``lang``; unset parameters are absent."""
+    from deckgen.tiles import DominoSet
+
+    dset = DominoSet.from_name(rules.set)
+    p: dict[str, Any] = {
+        "set": rules.set if lang == "en" else rules.set.replace("double-", "Doppel-"),
+        "set_max": dset.max_pip,
+        "tiles": len(dset),
+        "total_pips": dset.total_pips,
+        "players": players_phrase(rules, lang),
+        "players_min": rules.players.counts[0],
+        "players_max": rules.players.counts[-1],
+        "hand_sizes": hand_sizes_phrase(rules, lang),
+        "reserve": rules.deal.stock_reserve,
+    }
+    sizes = {rules.deal.hand_size[n] for n in rules.players.counts}
+    if len(sizes) == 1:
+        p["hand_size"] = sizes.pop()
+    for n in rules.players.counts:
+        p[f"hand_size_{n}"] = rules.deal.hand_size[n]
+        p[f"stock_{n}"] = len(dset) - n * rules.deal.hand_size[n]
+    if rules.deal.redeal_doubles is not None:
+        p["redeal_doubles"] = rules.deal.redeal_doubles
+    if rules.opening.required_double is not None:
+        v = rules.opening.required_double
+        p["required_double"] = str(Tile(v, v))
+    if rules.turn.draw_limit is not None:
+        p["draw_limit"] = rules.turn.draw_limit
+    if rules.scoring.out_bonus:
+        p["bonus"] = rules.scoring.out_bonus
+    if rules.scoring.bands is not None:
+        b = rules.scoring.bands
+        p["bands"] = b
+        p["band_top"] = b - 1
+        p["band2_low"] = b
+        p["band2_top"] = 2 * b - 1
+    if rules.scoring.tile_values:
+        p["tile_values"] = ", ".join(f"{t} = {v}" for t, v in rules.scoring.tile_values.items())
+    if rules.match.rounds is not None:
+        p["rounds"] = rules.match.rounds
+    if rules.match.target is not None:
+        p["target"] = rules.match.target
+    return p
+
+
+def placeholders(text: str) -> list[str]:
+    """The placeholder names used in ``text`` (``{name}``), in order."""
+    names = []
+    for _, field, _, _ in string.Formatter().parse(text):
+        if field is not None:
+            names.append(field)
+    return names
+
+
+def render(text: str, params: dict[str, Any]) -> str:
+    """Fill the placeholders of ``text`` from ``params`` (KeyError for an unknown one)."""
+    return text.format_map(params)
