@@ -1,0 +1,292 @@
+"""SVG diagrams of domino positions and hands, drawn by our own code as pure functions.
+
+Takes plain values (a :class:`BoardView` of oriented tiles, or a list of tiles) and
+gives an SVG string that the booklet puts inline into its HTML, so the diagram stays
+vector in the PDF. Each distinct half-face (the pips or numeral of a value) and the
+tile body are defined once in ``<defs>`` and placed with ``<use>``.
+
+>>> svg = diagram(BoardView(line=((3, 5), (5, 5), (5, 1))), style="pips")
+>>> svg.startswith("<svg") and svg.count("<use") == 9
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from deckgen.tiles import Tile
+
+Style = Literal["pips", "numerals"]
+STYLES: tuple[str, ...] = ("pips", "numerals")
+
+UNIT = 20.0
+"""One half of a tile is ``UNIT`` x ``UNIT`` user units; a whole tile 2 x 1 units."""
+GAP = 1.6
+PIP_R = 1.9
+INK = "#1d1d1b"
+TILE_FILL = "#fffdf7"
+HIGHLIGHT = "#b3261e"
+END_MARK = "#1f5f8b"
+
+# Pip positions on a grid centred on the half: 180-degree symmetric, as on real tiles.
+_C = 5.0  # distance of the outer pip columns / rows from the centre
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+    7: ((-1, -1), (-1, 0), (-1, 1), (0, 0), (1, -1), (1, 0), (1, 1)),
+    8: ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),
+    9: tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)),
+    10: tuple((x, y) for y in (-1.2, -0.4, 0.4, 1.2) for x in (-1, 1)) + ((0, -0.4), (0, 0.4)),
+    11: tuple((x, y) for y in (-1.2, -0.4, 0.4, 1.2) for x in (-1, 1))
+    + ((0, -0.8), (0, 0), (0, 0.8)),
+    12: tuple((x, y) for y in (-1.2, -0.4, 0.4, 1.2) for x in (-1, 0, 1)),
+}
+MAX_PIPS = max(_PIPS)
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A position as the players see it on the table.
+
+    ``line`` holds the tiles of the main line from left to right, each as the pair of
+    values (left half, right half) in the direction it lies. ``spinner`` is the index
+    in ``line`` of a double that opened two more directions; ``up`` and ``down`` are
+    the tiles laid from it, each as (value next to the spinner, value away from it).
+    ``highlight`` holds the tiles to mark (``("line", i)``, ``("up", i)``, ...), for
+    example the one just played.
+    """
+
+    line: tuple[tuple[int, int], ...]
+    spinner: int | None = None
+    up: tuple[tuple[int, int], ...] = ()
+    down: tuple[tuple[int, int], ...] = ()
+    highlight: frozenset[tuple[str, int]] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        for (_, b), (c, _) in zip(self.line, self.line[1:], strict=False):
+            if b != c:
+                raise ValueError(f"tiles in a line must match: {b} next to {c}")
+        if (self.up or self.down) and self.spinner is None:
+            raise ValueError("arms up or down need a spinner in the line")
+        if self.spinner is not None:
+            if not 0 <= self.spinner < len(self.line):
+                raise ValueError("spinner index outside the line")
+            value = self.line[self.spinner][0]
+            for arm in (self.up, self.down):
+                if arm and arm[0][0] != value:
+                    raise ValueError("the first tile of an arm must match the spinner")
+                for (_, b), (c, _) in zip(arm, arm[1:], strict=False):
+                    if b != c:
+                        raise ValueError(f"tiles in an arm must match: {b} next to {c}")
+
+    @property
+    def values(self) -> set[int]:
+        return {v for t in (*self.line, *self.up, *self.down) for v in t}
+
+
+@dataclass
+class _Placed:
+    x: float
+    y: float
+    vertical: bool
+    first: int  # value on the left (horizontal) or top (vertical) half
+    second: int
+    marked: bool
+
+
+def _half_id(prefix: str, value: int, style: str) -> str:
+    return f"{prefix}-{'n' if style == 'numerals' or value > MAX_PIPS else 'p'}{value}"
+
+
+def _half_def(prefix: str, value: int, style: str) -> str:
+    hid = _half_id(prefix, value, style)
+    if style == "numerals" or value > MAX_PIPS:
+        if value == 0:
+            return f'<g id="{hid}"></g>'
+        return (
+            f'<g id="{hid}"><text x="0" y="4.6" text-anchor="middle" font-size="13" '
+            f'font-family="DejaVu Sans" font-weight="bold" fill="{INK}">{value}</text></g>'
+        )
+    circles = "".join(
+        f'<circle cx="{x * _C:g}" cy="{y * _C:g}" r="{PIP_R:g}"/>' for x, y in _PIPS[value]
+    )
+    return f'<g id="{hid}" fill="{INK}">{circles}</g>'
+
+
+def _defs(prefix: str, values: Iterable[int], style: str) -> str:
+    w, h, r = 2 * UNIT, UNIT, 2.6
+    body_h = (
+        f'<g id="{prefix}-h"><rect x="0" y="0" width="{w:g}" height="{h:g}" rx="{r}" '
+        f'fill="{TILE_FILL}" stroke="{INK}" stroke-width="0.9"/>'
+        f'<line x1="{UNIT:g}" y1="3" x2="{UNIT:g}" y2="{h - 3:g}" stroke="{INK}" '
+        f'stroke-width="0.7"/></g>'
+    )
+    body_v = (
+        f'<g id="{prefix}-v"><rect x="0" y="0" width="{h:g}" height="{w:g}" rx="{r}" '
+        f'fill="{TILE_FILL}" stroke="{INK}" stroke-width="0.9"/>'
+        f'<line x1="3" y1="{UNIT:g}" x2="{h - 3:g}" y2="{UNIT:g}" stroke="{INK}" '
+        f'stroke-width="0.7"/></g>'
+    )
+    halves = "".join(_half_def(prefix, v, style) for v in sorted(set(values)))
+    return f"<defs>{body_h}{body_v}{halves}</defs>"
+
+
+def _tile_svg(prefix: str, p: _Placed, style: str) -> str:
+    parts = [f'<use href="#{prefix}-{"v" if p.vertical else "h"}" x="{p.x:g}" y="{p.y:g}"/>']
+    half = UNIT / 2
+    if p.vertical:
+        centres = ((p.x + half, p.y + half), (p.x + half, p.y + UNIT + half))
+    else:
+        centres = ((p.x + half, p.y + half), (p.x + UNIT + half, p.y + half))
+    for (cx, cy), value in zip(centres, (p.first, p.second), strict=True):
+        parts.append(f'<use href="#{_half_id(prefix, value, style)}" x="{cx:g}" y="{cy:g}"/>')
+    if p.marked:
+        w, h = (UNIT, 2 * UNIT) if p.vertical else (2 * UNIT, UNIT)
+        parts.append(
+            f'<rect x="{p.x - 1.4:g}" y="{p.y - 1.4:g}" width="{w + 2.8:g}" '
+            f'height="{h + 2.8:g}" rx="3.6" fill="none" stroke="{HIGHLIGHT}" '
+            f'stroke-width="1.4"/>'
+        )
+    return "".join(parts)
+
+
+def _layout(board: BoardView) -> list[_Placed]:
+    """Place every tile; y = 0 is the centre line of the main line."""
+    placed: list[_Placed] = []
+    x = 0.0
+    spinner_box: tuple[float, float, float, float] | None = None  # x, y, w, h
+    for i, (a, b) in enumerate(board.line):
+        marked = ("line", i) in board.highlight
+        if a == b:
+            placed.append(_Placed(x, -UNIT, True, a, b, marked))
+            if i == board.spinner:
+                spinner_box = (x, -UNIT, UNIT, 2 * UNIT)
+            x += UNIT + GAP
+        else:
+            placed.append(_Placed(x, -UNIT / 2, False, a, b, marked))
+            if i == board.spinner:
+                spinner_box = (x, -UNIT / 2, 2 * UNIT, UNIT)
+            x += 2 * UNIT + GAP
+    if spinner_box is not None:
+        sx, sy, sw, sh = spinner_box
+        cx = sx + sw / 2
+        for arm, direction in ((board.up, -1), (board.down, 1)):
+            edge = sy if direction < 0 else sy + sh
+            for j, (near, far) in enumerate(arm):
+                marked = (("up" if direction < 0 else "down"), j) in board.highlight
+                if near == far:  # a double in an arm lies across it
+                    h = UNIT
+                    y = edge - GAP - h if direction < 0 else edge + GAP
+                    placed.append(_Placed(cx - UNIT, y, False, near, far, marked))
+                else:
+                    h = 2 * UNIT
+                    y = edge - GAP - h if direction < 0 else edge + GAP
+                    first, second = (far, near) if direction < 0 else (near, far)
+                    placed.append(_Placed(cx - UNIT / 2, y, True, first, second, marked))
+                edge = y if direction < 0 else y + h
+    return placed
+
+
+def _prefix(kind: str, payload: object, style: str) -> str:
+    digest = hashlib.sha1(repr((kind, payload, style)).encode()).hexdigest()[:8]
+    return f"{kind}{digest}"
+
+
+def _svg(
+    content: str,
+    box: tuple[float, float, float, float],
+    *,
+    unit_mm: float,
+    max_width_mm: float | None,
+    title: str,
+) -> str:
+    x0, y0, w, h = box
+    scale = unit_mm / UNIT
+    width_mm, height_mm = w * scale, h * scale
+    if max_width_mm is not None and width_mm > max_width_mm:
+        height_mm *= max_width_mm / width_mm
+        width_mm = max_width_mm
+    from html import escape
+
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" '
+        f'viewBox="{x0:g} {y0:g} {w:g} {h:g}" width="{width_mm:.2f}mm" '
+        f'height="{height_mm:.2f}mm"><title>{escape(title)}</title>{content}</svg>'
+    )
+
+
+def diagram(
+    board: BoardView,
+    *,
+    style: Style = "pips",
+    unit_mm: float = 5.0,
+    max_width_mm: float | None = None,
+    mark_open_ends: bool = True,
+    title: str = "",
+) -> str:
+    """An SVG picture of ``board``: tiles as they lie, open ends marked.
+
+    ``unit_mm`` is the printed size of one half; the picture shrinks to
+    ``max_width_mm`` if it would be wider. ``title`` is the accessible description.
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown diagram style '{style}'; use one of {', '.join(STYLES)}")
+    if not board.line:
+        raise ValueError("an empty board has nothing to draw")
+    prefix = _prefix("d", board, style)
+    placed = _layout(board)
+    xs = [p.x for p in placed] + [p.x + (UNIT if p.vertical else 2 * UNIT) for p in placed]
+    ys = [p.y for p in placed] + [p.y + (2 * UNIT if p.vertical else UNIT) for p in placed]
+    pad = 4.0
+    marks = ""
+    if mark_open_ends:
+        marks = _end_marks(min(xs), max(xs))
+        pad = 9.0
+    box = (min(xs) - pad, min(ys) - 4.0, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 8.0)
+    tiles = "".join(_tile_svg(prefix, p, style) for p in placed)
+    content = _defs(prefix, board.values, style) + tiles + marks
+    return _svg(content, box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)
+
+
+def _end_marks(left: float, right: float) -> str:
+    """Small arrow heads pointing outward at both open ends of the line."""
+
+    def arrow(x: float, direction: int) -> str:
+        tip = x + direction * 7.0
+        base = x + direction * 2.0
+        return f'<path d="M{base:g},-3.5 L{tip:g},0 L{base:g},3.5 Z" fill="{END_MARK}"/>'
+
+    return arrow(left, -1) + arrow(right, 1)
+
+
+def hand(
+    tiles: Sequence[Tile],
+    *,
+    style: Style = "pips",
+    unit_mm: float = 4.0,
+    max_width_mm: float | None = None,
+    title: str = "",
+) -> str:
+    """An SVG picture of a hand: the tiles upright side by side, in the given order."""
+    if style not in STYLES:
+        raise ValueError(f"unknown diagram style '{style}'; use one of {', '.join(STYLES)}")
+    prefix = _prefix("h", tuple(tiles), style)
+    placed = [
+        _Placed(i * (UNIT + GAP * 2), 0.0, True, t.high, t.low, False) for i, t in enumerate(tiles)
+    ]
+    values = {v for t in tiles for v in t.values}
+    if not placed:
+        box = (0.0, 0.0, UNIT, 2 * UNIT)
+        return _svg("", box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)
+    width = len(tiles) * (UNIT + GAP * 2) - GAP * 2
+    box = (-1.5, -1.5, width + 3.0, 2 * UNIT + 3.0)
+    content = _defs(prefix, values, style) + "".join(_tile_svg(prefix, p, style) for p in placed)
+    return _svg(content, box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)

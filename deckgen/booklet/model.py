@@ -1,0 +1,122 @@
+"""What a booklet says, as plain data: sections of blocks, a title page, a quick reference.
+
+Built by :mod:`deckgen.booklet.content` from a rules file and rendered to HTML by
+:mod:`deckgen.booklet.html`. Text fields are plain text (the template escapes them);
+only ``Figure.svg`` is markup, and it is made by our own diagram functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+Format = Literal["a5", "a6"]
+FORMATS: tuple[str, ...] = ("a5", "a6")
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph; ``lead`` is a bold run-in heading such as ``Drawing.``."""
+
+    text: str
+    lead: str = ""
+    kind: ClassVar[str] = "para"
+
+
+@dataclass(frozen=True)
+class Bullets:
+    items: tuple[str, ...]
+    numbered: bool = False
+    kind: ClassVar[str] = "bullets"
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str = ""
+    kind: ClassVar[str] = "table"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A diagram (SVG made by :mod:`deckgen.booklet.diagram`) with its caption."""
+
+    svg: str
+    caption: str = ""
+    kind: ClassVar[str] = "figure"
+
+
+@dataclass(frozen=True)
+class CardPicture:
+    """A picture of a printed card, served to WeasyPrint under ``url``."""
+
+    url: str
+    alt: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class CardRow:
+    cards: tuple[CardPicture, ...]
+    caption: str = ""
+    width_mm: float = 22.0
+    kind: ClassVar[str] = "cards"
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Arithmetic spelled out: one line per term, then the total."""
+
+    lines: tuple[tuple[str, str], ...]
+    total: tuple[str, str] | None = None
+    kind: ClassVar[str] = "sum"
+
+
+@dataclass(frozen=True)
+class Box:
+    """A tinted box (an example, a hint) holding other blocks."""
+
+    title: str
+    blocks: tuple[Block, ...]
+    kind: ClassVar[str] = "box"
+
+
+Block = Para | Bullets | Table | Figure | CardRow | Sum | Box
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    title: str
+    blocks: tuple[Block, ...]
+    new_page: bool = False
+
+
+@dataclass(frozen=True)
+class TitlePage:
+    name: str
+    subtitle: str = ""
+    facts: tuple[str, ...] = ()
+    footnote: str = ""
+    art_svg: str = ""
+    publisher: str = ""
+
+
+@dataclass(frozen=True)
+class QuickReference:
+    title: str
+    items: tuple[str, ...]
+    facts: tuple[tuple[str, str], ...] = ()
+    facts_title: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Booklet:
+    lang: str
+    title: TitlePage
+    sections: tuple[Section, ...]
+    quickref: QuickReference | None = None
+    running_title: str = ""
+    keywords: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,26 @@
+"""Fixtures for the booklet tests: small PDFs made once per session."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+
+def labelled_pdf(pages: int, *, width_pt: float = 419.53, height_pt: float = 595.28) -> bytes:
+    """A PDF whose page k (1-based) shows the big label ``P<k>`` in its footer."""
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(width_pt, height_pt), invariant=1)
+    for k in range(1, pages + 1):
+        c.setFont("Helvetica", 24)
+        c.drawCentredString(width_pt / 2, 30, f"P{k}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+@pytest.fixture
+def make_labelled_pdf():  # type: ignore[no-untyped-def]
+    return labelled_pdf

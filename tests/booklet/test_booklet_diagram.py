@@ -1,0 +1,75 @@
+"""Diagrams: pure SVG strings, tiles defined once and placed with <use>, drawn right."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from deckgen.booklet.diagram import BoardView, diagram, hand
+from deckgen.tiles import Tile
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_diagram_is_pure_and_well_formed() -> None:
+    board = BoardView(line=((6, 2), (2, 2), (2, 5)), spinner=1, up=((2, 3),), down=((2, 4),))
+    a = diagram(board, style="pips", title="A <position>")
+    assert a == diagram(board, style="pips", title="A <position>")
+    root = _parse(a)
+    assert root.tag == SVG + "svg"
+    assert root.find(SVG + "title").text == "A <position>"  # escaped, then parsed back
+
+
+def test_each_face_defined_once_and_used() -> None:
+    board = BoardView(line=((3, 5), (5, 5), (5, 3), (3, 3)))
+    root = _parse(diagram(board))
+    defs = root.find(SVG + "defs")
+    ids = [g.get("id") for g in defs]
+    assert len(ids) == len(set(ids))
+    # bodies (across, upright) + the faces 3 and 5, each once
+    assert len(ids) == 4
+    uses = root.findall(SVG + "use")
+    assert len(uses) == 4 * 3  # a body and two halves per tile
+    assert {u.get("href")[1:] for u in uses} <= set(ids)
+
+
+@pytest.mark.parametrize("value", range(13))
+def test_pip_counts(value: int) -> None:
+    root = _parse(hand([Tile(value, value)]))
+    faces = [g for g in root.find(SVG + "defs") if g.get("id", "").endswith(f"p{value}")]
+    assert len(faces) == 1
+    assert len(faces[0].findall(SVG + "circle")) == value
+
+
+def test_pip_layouts_read_the_same_turned_round() -> None:
+    from deckgen.booklet.diagram import _PIPS
+
+    for value, points in _PIPS.items():
+        assert sorted(points) == sorted((-x + 0.0, -y + 0.0) for x, y in points), value
+
+
+def test_numerals_style_and_big_values() -> None:
+    svg = hand([Tile(0, 9), Tile(12, 15)], style="numerals")
+    texts = re.findall(r"<text[^>]*>(\d+)</text>", svg)
+    assert sorted(int(t) for t in texts) == [9, 12, 15]  # 0 is blank
+
+
+def test_board_must_match() -> None:
+    with pytest.raises(ValueError, match="must match"):
+        BoardView(line=((1, 2), (3, 4)))
+    with pytest.raises(ValueError, match="spinner"):
+        BoardView(line=((1, 2),), up=((1, 3),))
+
+
+def test_shrinks_to_max_width() -> None:
+    board = BoardView(line=tuple((i, i + 1) for i in range(12)))
+    root = _parse(diagram(board, unit_mm=6, max_width_mm=100))
+    assert float(root.get("width").removesuffix("mm")) == pytest.approx(100)
+    natural = _parse(diagram(board, unit_mm=6))
+    assert float(natural.get("width").removesuffix("mm")) > 100
