@@ -1,0 +1,151 @@
+"""A tile card's front: card background, the domino tile with its two halves, corner index.
+
+Takes a :class:`~deckgen.deck.drawing.DrawContext` and a tile; draws on the current
+page. Each half shows its value as pips (:mod:`deckgen.deck.pips`), a numeral, a
+picture (value 0 stays blank), or a picture with small pips in a corner badge.
+"""
+
+from __future__ import annotations
+
+from deckgen.deck.colour import RGB, mix, parse_colour
+from deckgen.deck.drawing import DrawContext
+from deckgen.deck.geometry import Box
+from deckgen.deck.layoutboxes import value_picture_box
+from deckgen.deck.pips import layout
+from deckgen.tiles import Tile
+
+PIP_SPREAD = 0.31
+"""Pip centres at +-1 in layout units sit this fraction of the half's side from its centre."""
+
+
+def draw_card_background(ctx: DrawContext, *, card: str) -> None:
+    """The card colour (and picture) over the whole page, bleed included."""
+    g = ctx.geometry
+    ctx.fill_box(g.page, parse_colour(ctx.deck.spec.card.background))
+    if ctx.deck.card_picture is not None:
+        ctx.picture_in(ctx.deck.card_picture, g.page, fit="cover", card=card)
+
+
+def draw_tile_card(ctx: DrawContext, tile: Tile) -> None:
+    """Everything on the front of the card for ``tile``."""
+    name = f"tile {tile}"
+    draw_card_background(ctx, card=name)
+    draw_tile(ctx, tile, card=name)
+    if ctx.deck.spec.card.corner_index:
+        draw_corner_index(ctx, tile)
+
+
+def draw_tile(ctx: DrawContext, tile: Tile, *, card: str) -> None:
+    g = ctx.geometry
+    faces = ctx.deck.spec.faces
+    face_rgb = parse_colour(faces.tile_colour)
+    edge_rgb = parse_colour(faces.tile_edge)
+    tile_box = g.tile
+    side = g.half_side
+    radius = side * 0.12
+    # A soft drop shadow, then the tile body with its edge.
+    shadow = Box(tile_box.x + side * 0.025, tile_box.y - side * 0.035, tile_box.w, tile_box.h)
+    card_rgb = parse_colour(ctx.deck.spec.card.background)
+    ctx.round_box(shadow, radius, fill=mix(card_rgb, (0, 0, 0), 0.28))
+    ctx.round_box(tile_box, radius, fill=face_rgb, edge=edge_rgb, edge_width=max(0.6, side * 0.012))
+    for value, half in zip(tile.values, g.halves, strict=True):
+        draw_half(ctx, value, half, card=card, radius=radius)
+    # The dividing line and the brass pin in the middle, as on a real tile.
+    c = ctx.canvas
+    inset = side * 0.1
+    ctx.stroke(edge_rgb, max(0.7, side * 0.014))
+    if g.upright:
+        c.line(tile_box.x + inset, tile_box.cy, tile_box.x + tile_box.w - inset, tile_box.cy)
+    else:
+        c.line(tile_box.cx, tile_box.y + inset, tile_box.cx, tile_box.y + tile_box.h - inset)
+    ctx.fill((190, 150, 70))
+    ctx.stroke(mix((190, 150, 70), (0, 0, 0), 0.35), 0.5)
+    c.circle(tile_box.cx, tile_box.cy, side * 0.035, stroke=1, fill=1)
+
+
+def _value_rgb(ctx: DrawContext, value: int) -> RGB:
+    return ctx.deck.value_colours[value]
+
+
+def draw_half(ctx: DrawContext, value: int, half: Box, *, card: str, radius: float) -> None:
+    style = ctx.deck.spec.faces.style
+    if style == "pips":
+        draw_pips(ctx, value, half.cx, half.cy, half.w, _value_rgb(ctx, value))
+    elif style == "numerals":
+        draw_numeral(ctx, value, half)
+    else:
+        inner = value_picture_box(half)
+        if value > 0:
+            pic = ctx.deck.value_pictures[value - 1]
+            ctx.picture_in(pic, inner, fit=ctx.deck.spec.faces.fit, card=card, radius=radius * 0.7)
+        if style == "pictures+pips" and value > 0:
+            draw_badge(ctx, value, inner)
+
+
+def draw_pips(ctx: DrawContext, value: int, cx: float, cy: float, side: float, rgb: RGB) -> None:
+    """The pips of ``value`` centred on (cx, cy) in a half of ``side`` points."""
+    pl = layout(value)
+    if not pl.points:
+        return
+    spread = side * PIP_SPREAD
+    r = pl.radius * spread
+    c = ctx.canvas
+    ctx.fill(rgb)
+    for x, y in pl.points:
+        c.circle(cx + x * spread, cy + y * spread, r, stroke=0, fill=1)
+    # A small highlight gives the pips a drilled, painted look (kept inside each pip).
+    ctx.fill(mix(rgb, (255, 255, 255), 0.35))
+    for x, y in pl.points:
+        c.circle(cx + x * spread - r * 0.25, cy + y * spread + r * 0.25, r * 0.3, stroke=0, fill=1)
+
+
+def draw_numeral(ctx: DrawContext, value: int, half: Box) -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    text = str(value)
+    font = ctx.fonts.bold
+    size = half.w * (0.62 if value < 10 else 0.48)
+    rgb = (
+        _value_rgb(ctx, value)
+        if value
+        else mix(parse_colour(ctx.deck.spec.faces.ink), (255, 255, 255), 0.55)
+    )
+    baseline = half.cy - size * 0.36
+    ctx.centred_text(text, half.cx, baseline, size=size, colour=rgb, bold=True)
+    if text in ("6", "9"):
+        # Underline 6 and 9 so that a turned tile cannot be misread.
+        width = stringWidth(text, font, size)
+        ctx.stroke(rgb, size * 0.06)
+        y = baseline - size * 0.1
+        ctx.canvas.line(half.cx - width * 0.35, y, half.cx + width * 0.35, y)
+
+
+def draw_badge(ctx: DrawContext, value: int, inner: Box) -> None:
+    """Small pips on a light rounded badge in the picture's upper left corner."""
+    side = inner.w * 0.34
+    pad = inner.w * 0.04
+    box = Box(inner.x + pad, inner.y + inner.h - pad - side, side, side)
+    face = parse_colour(ctx.deck.spec.faces.tile_colour)
+    ctx.round_box(box, side * 0.2, fill=face, edge=mix(face, (0, 0, 0), 0.3), edge_width=0.4)
+    draw_pips(ctx, value, box.cx, box.cy, side * 1.25, _value_rgb(ctx, value))
+
+
+def draw_corner_index(ctx: DrawContext, tile: Tile) -> None:
+    """``a-b`` in the top-left corner and, turned, in the bottom-right one."""
+    g = ctx.geometry
+    card_rgb = parse_colour(ctx.deck.spec.card.background)
+    ink = mix(parse_colour(ctx.deck.spec.faces.tile_edge), card_rgb, 0.1)
+    if ctx.deck.card_picture is not None:
+        ink = (34, 34, 34)
+    size = min(9.0, max(6.0, g.safe.h * 0.045))
+    text = f"{tile.low}|{tile.high}"
+    c = ctx.canvas
+    c.setFont(ctx.fonts.bold, size)
+    ctx.fill(ink)
+    top = g.safe.y + g.safe.h - size * 0.8
+    c.drawString(g.safe.x, top, text)
+    c.saveState()
+    c.translate(g.safe.x + g.safe.w, g.safe.y)
+    c.rotate(180)
+    c.drawString(0, -size * 0.8, text)
+    c.restoreState()

@@ -1,0 +1,86 @@
+"""Fonts for card text: the bundled DejaVu Sans, or a TTF/OTF file from the deck file.
+
+Takes optional font paths; gives a :class:`FontPair` of reportlab font names (regular,
+bold) registered for drawing. A user font is untrusted: size-limited, and a file that
+is not a font, or an OTF with PostScript (CFF) outlines that reportlab cannot embed,
+is a clear :class:`~deckgen.errors.ResourceError`. Font names derive from the file's
+content, so registering the same file twice is harmless and output stays identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckgen.errors import ResourceError
+from deckgen.paths import read_limited
+from deckgen.resources import fonts_dir
+
+MAX_FONT_BYTES = 30_000_000
+BUNDLED_REGULAR = "DejaVuSans.ttf"
+BUNDLED_BOLD = "DejaVuSans-Bold.ttf"
+
+
+@dataclass(frozen=True)
+class FontPair:
+    """Registered reportlab font names for running text and for bold text."""
+
+    regular: str
+    bold: str
+
+
+_registered: dict[str, str] = {}
+
+
+def register_font(path: Path, *, where: str) -> str:
+    """Register a TTF/OTF file with reportlab; return its font name."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    data = read_limited(path, max_bytes=MAX_FONT_BYTES, what="font file", where=where)
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    if digest in _registered:
+        return _registered[digest]
+    if data[:4] == b"OTTO":
+        raise ResourceError(
+            f"the font '{path.name}' is an OpenType font with PostScript (CFF) outlines, "
+            "which cannot be embedded in the card PDFs",
+            where=where,
+            fix="use the TrueType (.ttf) version of the font, or an .otf with TrueType outlines",
+        )
+    name = f"Deckgen-{digest}"
+    try:
+        font = TTFont(name, io.BytesIO(data))
+    except (TTFError, Exception) as exc:
+        raise ResourceError(
+            f"'{path.name}' is not a font deckgen can use ({str(exc).splitlines()[0][:120]})",
+            where=where,
+            fix="give a TrueType .ttf (or TrueType-flavoured .otf) file, or remove the key to "
+            "use the bundled font",
+        ) from None
+    pdfmetrics.registerFont(font)
+    _registered[digest] = name
+    return name
+
+
+def load_fonts(
+    regular: Path | None = None, bold: Path | None = None, *, where: str = ""
+) -> FontPair:
+    """The deck's fonts: user files where given, the bundled DejaVu Sans otherwise.
+
+    A user regular font without a bold one is used for both.
+    """
+    bundled = fonts_dir()
+    if regular is not None:
+        reg = register_font(regular, where=f"{where}, key fonts.regular" if where else "fonts")
+    else:
+        reg = register_font(bundled / BUNDLED_REGULAR, where="bundled font")
+    if bold is not None:
+        bld = register_font(bold, where=f"{where}, key fonts.bold" if where else "fonts")
+    elif regular is not None:
+        bld = reg
+    else:
+        bld = register_font(bundled / BUNDLED_BOLD, where="bundled font")
+    return FontPair(regular=reg, bold=bld)

@@ -1,0 +1,361 @@
+"""User pictures (untrusted) with Pillow: opened safely, decoded once, prepared for a box.
+
+Takes picture files (JPEG, PNG with transparency, WebP, TIFF) and the boxes (mm) the
+cards show them in; gives :class:`PreparedPicture` objects: pixels cropped (``cover``,
+around a focus point) or fitted (``contain``) to the box, reduced to what the box
+needs at the target dpi, encoded for embedding (JPEG for opaque pictures, PNG-like
+Flate with a soft mask for transparent ones).
+
+Safety: file size limit, a pixel limit checked from the header before decoding
+(decompression bombs), broken and truncated files, files that are not pictures.
+Correctness: EXIF orientation, embedded ICC profiles (CMYK and RGB) converted to sRGB,
+CMYK without a profile, 16-bit grey, palette and grey+alpha images. Speed: JPEGs are
+decoded in draft mode at the smallest scale that still covers every use.
+
+:func:`prepare_picture` is the ONE function every picture passes through on its way to
+a PDF (a CMYK output can be switched on there later); :class:`PictureStore` makes sure
+each file is decoded once and each prepared picture is made once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from deckgen.errors import ResourceError
+from deckgen.paths import read_limited
+from deckgen.progress import Reporter
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+MAX_PICTURE_BYTES = 80_000_000
+MAX_PICTURE_PIXELS = 80_000_000
+"""Pictures claiming more pixels than this (80 MP) are refused before decoding."""
+TARGET_DPI = 300
+ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "TIFF", "MPO"}
+JPEG_QUALITY = 90
+
+Fit = Literal["cover", "contain"]
+
+
+@dataclass(frozen=True)
+class PictureUse:
+    """Where a picture goes: a box in mm, the fit and the focus point (cover)."""
+
+    width_mm: float
+    height_mm: float
+    fit: Fit = "cover"
+    focus: tuple[float, float] = (0.5, 0.5)
+
+
+@dataclass
+class DecodedPicture:
+    """A picture decoded once: upright, sRGB (``RGB``, ``RGBA`` or ``L``)."""
+
+    path: Path
+    image: PILImage.Image
+    source_size: tuple[int, int]
+    """Full size in pixels (after EXIF rotation), before any draft reduction."""
+    where: str
+
+
+@dataclass(frozen=True)
+class PreparedPicture:
+    """Pixels ready for one box: encoded bytes, size, and the drawn size in mm."""
+
+    key: str
+    data: bytes
+    kind: Literal["jpeg", "raw"]
+    mode: str
+    width_px: int
+    height_px: int
+    draw_width_mm: float
+    draw_height_mm: float
+    effective_dpi: float
+    image: PILImage.Image | None = field(default=None, repr=False, compare=False)
+
+
+def _not_a_picture(path: Path, where: str, detail: str = "") -> ResourceError:
+    return ResourceError(
+        f"'{path.name}' is not a picture deckgen can read{': ' + detail if detail else ''}",
+        where=where,
+        fix="use a JPEG, PNG, WebP or TIFF file (re-export it from your photo program)",
+    )
+
+
+def open_picture(
+    path: Path, *, where: str, needs: list[PictureUse] | None = None, dpi: int = TARGET_DPI
+) -> DecodedPicture:
+    """Open, check and decode ``path`` once, at the smallest draft scale that serves ``needs``."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    raw = read_limited(path, max_bytes=MAX_PICTURE_BYTES, what="picture", where=where)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            im = Image.open(io.BytesIO(raw))
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise _bomb(path, where, None) from None
+        except UnidentifiedImageError:
+            raise _not_a_picture(path, where) from None
+        except (OSError, ValueError, SyntaxError) as exc:
+            raise _not_a_picture(path, where, str(exc)) from None
+        if im.format not in ALLOWED_FORMATS:
+            raise _not_a_picture(path, where, f"it is a {im.format} file")
+        width, height = im.size
+        if width * height > MAX_PICTURE_PIXELS:
+            raise _bomb(path, where, (width, height))
+        if width < 1 or height < 1:
+            raise _not_a_picture(path, where, "it has no pixels")
+        orientation = 1
+        try:
+            orientation = int(im.getexif().get(0x0112, 1))
+        except Exception:
+            orientation = 1
+        swapped = orientation in (5, 6, 7, 8)
+        upright = (height, width) if swapped else (width, height)
+        if needs and im.format in ("JPEG", "MPO"):
+            want = _draft_size(upright, needs, dpi)
+            if swapped:
+                want = (want[1], want[0])
+            try:
+                im.draft("RGB" if im.mode != "L" else "L", want)
+            except (OSError, ValueError):
+                pass
+        try:
+            im.load()
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise _bomb(path, where, (width, height)) from None
+        except (OSError, ValueError, SyntaxError) as exc:
+            raise ResourceError(
+                f"the picture '{path.name}' is damaged or cut short ({exc})",
+                where=where,
+                fix="export or download the picture again",
+            ) from None
+    icc = im.info.get("icc_profile")
+    upright_im: PILImage.Image = im
+    try:
+        upright_im = ImageOps.exif_transpose(im) or im
+    except Exception:
+        upright_im = im
+    return DecodedPicture(
+        path=path, image=_to_srgb(upright_im, icc), source_size=upright, where=where
+    )
+
+
+def _bomb(path: Path, where: str, size: tuple[int, int] | None) -> ResourceError:
+    claim = f"claims {size[0]:,} x {size[1]:,} pixels" if size else "claims too many pixels"
+    return ResourceError(
+        f"the picture '{path.name}' {claim}, more than the "
+        f"{MAX_PICTURE_PIXELS // 1_000_000} megapixels deckgen accepts (a decompression bomb?)",
+        where=where,
+        fix="use a smaller picture; a card needs only a few megapixels",
+    )
+
+
+def _draft_size(upright: tuple[int, int], needs: list[PictureUse], dpi: int) -> tuple[int, int]:
+    """The smallest size (upright) at which the picture still serves every use."""
+    sw, sh = upright
+    scale = 0.0
+    for use in needs:
+        tw, th = _target_px(use, dpi)
+        if use.fit == "cover":
+            scale = max(scale, tw / sw, th / sh)
+        else:
+            scale = max(scale, min(tw / sw, th / sh))
+    scale = min(1.0, scale)
+    return (max(1, math.ceil(sw * scale)), max(1, math.ceil(sh * scale)))
+
+
+def _target_px(use: PictureUse, dpi: int) -> tuple[int, int]:
+    return (
+        max(1, round(use.width_mm / 25.4 * dpi)),
+        max(1, round(use.height_mm / 25.4 * dpi)),
+    )
+
+
+def _to_srgb(im: PILImage.Image, icc: bytes | None) -> PILImage.Image:
+    """Any mode -> ``RGB``, ``RGBA`` or ``L``, honouring an embedded ICC profile."""
+    from PIL import Image
+
+    if im.mode in ("I;16", "I;16L", "I;16B", "I;16N", "I"):
+        # 16-bit grey: scale 0..65535 down to 0..255 (a plain convert would clip).
+        im = im.convert("I").point(lambda v: v * (1 / 257)).convert("L")
+    elif im.mode == "F":
+        im = im.point(lambda v: v * 255).convert("L")
+    if im.mode == "P":
+        im = im.convert("RGBA" if "transparency" in im.info else "RGB")
+    elif im.mode == "PA":
+        im = im.convert("RGBA")
+    elif im.mode == "1":
+        im = im.convert("L")
+    elif im.mode == "LA":
+        im = im.convert("RGBA")
+    elif im.mode in ("La", "RGBa"):
+        im = im.convert("RGBA")
+    if icc and im.mode in ("RGB", "RGBA", "CMYK"):
+        try:
+            from PIL import ImageCms
+
+            src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            dst = ImageCms.createProfile("sRGB")
+            out_mode = "RGBA" if im.mode == "RGBA" else "RGB"
+            converted = ImageCms.profileToProfile(im, src, dst, outputMode=out_mode)
+            if converted is not None:
+                im = converted
+        except Exception:
+            pass
+    if im.mode not in ("RGB", "RGBA", "L"):
+        im = im.convert("RGB")
+    if im.mode == "RGBA":
+        alpha = im.getchannel("A")
+        if alpha.getextrema() == (255, 255):
+            im = im.convert("RGB")
+    if not isinstance(im, Image.Image):  # pragma: no cover
+        raise TypeError("not an image")
+    return im
+
+
+def prepare_picture(
+    decoded: DecodedPicture,
+    use: PictureUse,
+    *,
+    dpi: int = TARGET_DPI,
+    reporter: Reporter | None = None,
+    card: str = "",
+) -> PreparedPicture:
+    """THE one preparation step: crop/fit ``decoded`` to ``use``'s box at ``dpi``.
+
+    Never upscales: a source smaller than the box needs is kept at its size and a
+    warning names the file and its effective dpi (below ``dpi``).
+    """
+    from PIL import Image
+
+    im = decoded.image
+    sw_full, sh_full = decoded.source_size
+    cw, ch = im.size  # maybe reduced by draft
+    factor = cw / sw_full  # draft reduction of this decode
+    tw, th = _target_px(use, dpi)
+    box_ratio = use.width_mm / use.height_mm
+    if use.fit == "cover":
+        # Crop the largest box-shaped region around the focus point.
+        if cw / ch > box_ratio:
+            crop_w, crop_h = ch * box_ratio, float(ch)
+        else:
+            crop_w, crop_h = float(cw), cw / box_ratio
+        fx, fy = use.focus
+        left = min(max(fx * cw - crop_w / 2, 0.0), cw - crop_w)
+        top = min(max(fy * ch - crop_h / 2, 0.0), ch - crop_h)
+        region = (left, top, left + crop_w, top + crop_h)
+        full_px_w = crop_w / factor
+        out_w, out_h = min(tw, round(crop_w)), min(th, round(crop_h))
+        draw_w, draw_h = use.width_mm, use.height_mm
+    else:
+        region = (0.0, 0.0, float(cw), float(ch))
+        full_px_w = cw / factor
+        scale = min(use.width_mm / cw, use.height_mm / ch)
+        draw_w, draw_h = cw * scale, ch * scale
+        out_w = min(round(draw_w / 25.4 * dpi), cw)
+        out_h = min(round(draw_h / 25.4 * dpi), ch)
+    effective_dpi = full_px_w / (draw_w / 25.4)
+    if effective_dpi < dpi - 0.5 and reporter is not None:
+        reporter.warn(
+            f"{decoded.path.name} ({decoded.where}) prints at {effective_dpi:.0f} dpi"
+            f"{' on ' + card if card else ''}, below the {dpi} dpi a sharp print needs; "
+            f"use a picture of at least {round(draw_w / 25.4 * dpi)} x "
+            f"{round(draw_h / 25.4 * dpi)} pixels"
+        )
+    out_w, out_h = max(1, out_w), max(1, out_h)
+    box = tuple(round(v) for v in region)
+    if box == (0, 0, cw, ch) and (out_w, out_h) == (cw, ch):
+        pixels = im
+    else:
+        pixels = im.resize(
+            (out_w, out_h),
+            Image.Resampling.LANCZOS,
+            box=region,
+            reducing_gap=3.0,
+        )
+    if pixels.mode == "RGBA":
+        buf = io.BytesIO()
+        pixels.save(buf, format="PNG", compress_level=6)
+        data, kind = buf.getvalue(), "raw"
+    else:
+        buf = io.BytesIO()
+        pixels.save(buf, format="JPEG", quality=JPEG_QUALITY, optimize=True, subsampling=0)
+        data, kind = buf.getvalue(), "jpeg"
+    key = hashlib.sha256(data).hexdigest()[:16]
+    return PreparedPicture(
+        key=key,
+        data=data,
+        kind=kind,  # type: ignore[arg-type]
+        mode=pixels.mode,
+        width_px=out_w,
+        height_px=out_h,
+        draw_width_mm=draw_w,
+        draw_height_mm=draw_h,
+        effective_dpi=effective_dpi,
+        image=pixels if kind == "raw" else None,
+    )
+
+
+class PictureStore:
+    """Decodes each file once and prepares each (file, box) once.
+
+    Register every use first with :meth:`need` (so the decode can use draft mode at
+    the right scale), then :meth:`get` prepared pictures while drawing.
+    """
+
+    def __init__(self, *, dpi: int = TARGET_DPI, reporter: Reporter | None = None) -> None:
+        self.dpi = dpi
+        self.reporter = reporter
+        self._needs: dict[Path, list[PictureUse]] = {}
+        self._where: dict[Path, str] = {}
+        self._decoded: dict[Path, DecodedPicture] = {}
+        self._prepared: dict[tuple[Path, PictureUse], PreparedPicture] = {}
+        self._pending: dict[Path, set[PictureUse]] = {}
+        self.decode_count = 0
+
+    def need(self, path: Path, use: PictureUse, *, where: str) -> None:
+        self._needs.setdefault(path, []).append(use)
+        self._pending.setdefault(path, set()).add(use)
+        self._where.setdefault(path, where)
+
+    def _decode(self, path: Path) -> DecodedPicture:
+        found = self._decoded.get(path)
+        if found is None:
+            found = open_picture(
+                path,
+                where=self._where.get(path, str(path)),
+                needs=self._needs.get(path),
+                dpi=self.dpi,
+            )
+            self._decoded[path] = found
+            self.decode_count += 1
+        return found
+
+    def get(self, path: Path, use: PictureUse, *, card: str = "") -> PreparedPicture:
+        key = (path, use)
+        found = self._prepared.get(key)
+        if found is None:
+            found = prepare_picture(
+                self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
+            )
+            self._prepared[key] = found
+            pending = self._pending.get(path)
+            if pending is not None:
+                pending.discard(use)
+                if not pending:
+                    # Every registered use is made: free the decoded pixels.
+                    self._decoded.pop(path, None)
+        return found
+
+    @property
+    def prepared(self) -> list[PreparedPicture]:
+        return list(self._prepared.values())

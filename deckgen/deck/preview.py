@@ -1,0 +1,56 @@
+"""The contact sheet: every front and the back as trimmed, rounded cards on one PNG.
+
+Takes the rendered fronts and back (PDF bytes) and the deck; gives PNG bytes. Pages
+are rasterised with pypdfium2 from the very PDFs that are written, so the preview shows
+exactly what will be printed, cut to the card with its rounded corners.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import TYPE_CHECKING
+
+from deckgen.deck.render import rasterize_pages, trim_image
+from deckgen.deck.spec import LoadedDeck
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+PREVIEW_DPI = 48
+SHEET_BG = (58, 62, 70)
+
+
+def _rounded(im: PILImage.Image, radius_px: int) -> PILImage.Image:
+    from PIL import Image, ImageDraw
+
+    mask = Image.new("L", im.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, im.width - 1, im.height - 1), radius=max(0, radius_px), fill=255
+    )
+    out = Image.new("RGB", im.size, SHEET_BG)
+    out.paste(im, (0, 0), mask)
+    return out
+
+
+def contact_sheet(
+    deck: LoadedDeck, fronts_pdf: bytes, back_pdf: bytes, *, dpi: int = PREVIEW_DPI
+) -> bytes:
+    """A PNG with every front in deck order, then the back, in a grid."""
+    from PIL import Image
+
+    pages = rasterize_pages(fronts_pdf, dpi=dpi) + rasterize_pages(back_pdf, dpi=dpi)
+    radius = round(deck.corner_radius_mm / 25.4 * dpi)
+    cards = [_rounded(trim_image(p, deck, dpi), radius) for p in pages]
+    cw, ch = cards[0].size
+    count = len(cards)
+    cols = max(4, min(12, math.ceil(math.sqrt(count * ch / cw * 1.2))))
+    rows = math.ceil(count / cols)
+    gap = max(6, cw // 12)
+    sheet = Image.new("RGB", (cols * cw + (cols + 1) * gap, rows * ch + (rows + 1) * gap), SHEET_BG)
+    for i, card in enumerate(cards):
+        r, col = divmod(i, cols)
+        sheet.paste(card, (gap + col * (cw + gap), gap + r * (ch + gap)))
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()

@@ -1,0 +1,252 @@
+"""Cards to PDF bytes (and PNG): the deck's card list, page set-up, and :func:`render_cards`.
+
+Takes a :class:`~deckgen.deck.spec.LoadedDeck` and a choice of cards; gives PDF bytes
+with one page per card (card + bleed on every side; MediaBox = BleedBox = the page,
+TrimBox = the card), byte-identical for the same input (reportlab ``invariant``), each
+picture embedded once. :func:`render_cards` is the public face for other packages
+(the booklet draws its card pictures through it); :func:`rasterize_pages` turns PDF
+pages into PIL images with pypdfium2.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from deckgen.deck.fonts import load_fonts
+from deckgen.deck.geometry import CardGeometry, card_geometry
+from deckgen.deck.layoutboxes import register_picture_needs
+from deckgen.deck.pictures import TARGET_DPI, PictureStore
+from deckgen.deck.spec import LoadedDeck, load_deck
+from deckgen.errors import InputError
+from deckgen.progress import Reporter
+from deckgen.tiles import Tile
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+CardKind = Literal["cover", "tile", "imprint"]
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """One card of the deck: its position in deck order, its kind and tile."""
+
+    index: int
+    kind: CardKind
+    tile: Tile | None = None
+
+    @property
+    def label(self) -> str:
+        return f"tile {self.tile}" if self.tile is not None else f"the {self.kind} card"
+
+
+def deck_cards(deck: LoadedDeck) -> list[CardRef]:
+    """Every front in deck order: cover, tiles 0-0 ... N-N, imprint."""
+    cards = [CardRef(0, "cover")]
+    cards += [CardRef(i + 1, "tile", t) for i, t in enumerate(deck.dset.tiles)]
+    cards.append(CardRef(len(cards), "imprint"))
+    return cards
+
+
+def select_cards(deck: LoadedDeck, chosen: Sequence[int | str | Tile | CardRef]) -> list[CardRef]:
+    """Cards by deck index, by ``"cover"``/``"imprint"``, by tile (``Tile`` or ``"3-5"``)."""
+    every = deck_cards(deck)
+    out: list[CardRef] = []
+    for item in chosen:
+        if isinstance(item, CardRef):
+            out.append(item)
+        elif isinstance(item, Tile):
+            out.append(_by_tile(deck, every, item, str(item)))
+        elif isinstance(item, int):
+            if not 0 <= item < len(every):
+                raise InputError(
+                    f"the deck has no card number {item}",
+                    where="card choice",
+                    fix=f"use 0 ... {len(every) - 1}",
+                )
+            out.append(every[item])
+        elif item in ("cover", "imprint"):
+            out.append(every[0] if item == "cover" else every[-1])
+        else:
+            try:
+                tile = Tile.parse(item)
+            except ValueError:
+                raise InputError(
+                    f"'{item}' is not a card",
+                    where="card choice",
+                    fix="name cards as cover, imprint, a tile like 3-5, or a deck index",
+                ) from None
+            out.append(_by_tile(deck, every, tile, item))
+    return out
+
+
+def _by_tile(deck: LoadedDeck, every: list[CardRef], tile: Tile, text: str) -> CardRef:
+    if tile not in deck.dset:
+        raise InputError(
+            f"tile {text} is not in {deck.dset.name}",
+            where="card choice",
+            fix=f"use tiles with values 0 ... {deck.dset.max_pip}",
+        )
+    return every[1 + deck.dset.index(tile)]
+
+
+@dataclass(frozen=True)
+class RenderedPdf:
+    """PDF bytes and what went into them."""
+
+    data: bytes
+    pages: int
+    images_embedded: int
+
+
+def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str) -> Any:
+    """A reportlab canvas with the deck's page, trim and bleed boxes, reproducible output."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    c = Canvas(
+        buffer,
+        pagesize=(geometry.page.w, geometry.page.h),
+        invariant=1,
+        pageCompression=1,
+    )
+    c.setTitle(title)
+    c.setAuthor("deckgen")
+    c.setCreator("deckgen")
+    c.setSubject("print-ready domino card deck")
+    c.setTrimBox(geometry.trim.as_pdf_box())
+    c.setBleedBox(geometry.page.as_pdf_box())
+    return c
+
+
+def render_pdf(
+    deck: LoadedDeck,
+    cards: Sequence[CardRef] | None = None,
+    *,
+    back: bool = False,
+    dpi: int = TARGET_DPI,
+    reporter: Reporter | None = None,
+    strict_text: bool = False,
+    store: PictureStore | None = None,
+) -> RenderedPdf:
+    """One page per card of ``cards`` (default: every front), or the back when ``back``."""
+    from deckgen.deck.back import draw_back
+    from deckgen.deck.cover import draw_cover
+    from deckgen.deck.drawing import DrawContext
+    from deckgen.deck.face import draw_tile_card
+    from deckgen.deck.imprint import draw_imprint
+
+    geometry = card_geometry(deck)
+    if cards is None:
+        cards = [] if back else deck_cards(deck)
+    if store is None:
+        store = PictureStore(dpi=dpi, reporter=reporter)
+        register_picture_needs(deck, geometry, store, cards=cards, back=back)
+    fonts = load_fonts(deck.font_regular, deck.font_bold, where=str(deck.path))
+    buffer = io.BytesIO()
+    title = f"{deck.spec.name}: {'card back' if back else 'card fronts'}"
+    c = new_canvas(buffer, geometry, title=title)
+    ctx = DrawContext(
+        canvas=c,
+        deck=deck,
+        geometry=geometry,
+        fonts=fonts,
+        pictures=store,
+        reporter=reporter,
+        strict_text=strict_text,
+    )
+    pages = 0
+    if back:
+        draw_back(ctx)
+        c.showPage()
+        pages = 1
+    else:
+        if reporter is not None:
+            reporter.start("drawing cards", len(cards))
+        for card in cards:
+            if card.kind == "cover":
+                draw_cover(ctx)
+            elif card.kind == "imprint":
+                draw_imprint(ctx)
+            else:
+                assert card.tile is not None
+                draw_tile_card(ctx, card.tile)
+            c.showPage()
+            pages += 1
+            if reporter is not None:
+                reporter.advance()
+        if reporter is not None:
+            reporter.finish()
+    c.save()
+    return RenderedPdf(data=buffer.getvalue(), pages=pages, images_embedded=len(ctx.embedded))
+
+
+def rasterize_pages(
+    pdf: bytes, *, dpi: float, pages: Sequence[int] | None = None
+) -> list[PILImage.Image]:
+    """Render PDF pages to RGB PIL images at ``dpi`` with pypdfium2."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        chosen = range(len(doc)) if pages is None else pages
+        out = []
+        for i in chosen:
+            page = doc[i]
+            bitmap = page.render(scale=dpi / 72.0)
+            out.append(bitmap.to_pil().convert("RGB"))
+            page.close()
+        return out
+    finally:
+        doc.close()
+
+
+def render_cards(
+    deck: LoadedDeck | str | Path,
+    cards: Sequence[int | str | Tile | CardRef] | None = None,
+    *,
+    fmt: Literal["pdf", "png"] = "pdf",
+    dpi: int = 150,
+    picture_dpi: int = TARGET_DPI,
+    bleed: bool = False,
+    imprint_rules: str | None = None,
+    strict_text: bool = False,
+    allow_outside: bool = False,
+    reporter: Reporter | None = None,
+) -> bytes | list[bytes]:
+    """Chosen cards of a deck as PDF bytes (one page each) or as PNG bytes per card.
+
+    ``cards``: deck indices, ``"cover"``, ``"imprint"``, tiles (``Tile`` or ``"3-5"``);
+    default every front. ``imprint_rules`` puts the caller's short rules text on the
+    imprint card; with ``strict_text`` text that does not fit at the minimum readable
+    size raises a SpecError instead of a warning. PNGs are cut to the card
+    (``bleed=False``) or keep the bleed, rendered at ``dpi``.
+    """
+    if not isinstance(deck, LoadedDeck):
+        deck = load_deck(deck, allow_outside=allow_outside)
+    if imprint_rules is not None:
+        deck = deck.with_imprint_rules(imprint_rules)
+    refs = select_cards(deck, cards) if cards is not None else deck_cards(deck)
+    rendered = render_pdf(deck, refs, dpi=picture_dpi, reporter=reporter, strict_text=strict_text)
+    if fmt == "pdf":
+        return rendered.data
+    images = rasterize_pages(rendered.data, dpi=dpi)
+    out = []
+    for im in images:
+        if not bleed:
+            im = trim_image(im, deck, dpi)
+        buf = io.BytesIO()
+        im.save(buf, format="PNG", optimize=False)
+        out.append(buf.getvalue())
+    return out
+
+
+def trim_image(im: PILImage.Image, deck: LoadedDeck, dpi: float) -> PILImage.Image:
+    """Cut the bleed off a rendered page image."""
+    b = round(deck.bleed_mm / 25.4 * dpi)
+    if b <= 0:
+        return im
+    return im.crop((b, b, im.width - b, im.height - b))

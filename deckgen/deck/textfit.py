@@ -1,0 +1,195 @@
+"""Card text: simple markup parsed to runs, wrapped and shrunk until it fits its box.
+
+Markup (deliberately tiny and safe: nothing is interpreted as HTML): a blank line
+starts a new paragraph, a single line break stays a line break, ``**bold**`` is bold.
+
+Takes text, a box in points and fonts; gives a :class:`FitResult` (the size chosen,
+the wrapped lines, whether it fits). :func:`fit_text` shrinks from ``max_size`` down
+to ``min_size``; when even ``min_size`` does not fit the result says so
+(``fits=False``) and :func:`require_fit` turns that into a clear error for callers
+that must not print unreadable text.
+
+>>> parse_markup("Made by **Anna**.\\n\\nYear 2026")
+[[[('Made by ', False), ('Anna', True), ('.', False)]], [[('Year 2026', False)]]]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from deckgen.errors import SpecError
+
+Run = tuple[str, bool]
+"""A piece of text and whether it is bold."""
+Line = list[Run]
+
+MIN_READABLE_PT = 6.0
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+
+
+def parse_markup(text: str) -> list[list[Line]]:
+    """Paragraphs -> lines (hard breaks) -> runs of (text, bold)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text:
+        return []
+    paragraphs: list[list[Line]] = []
+    for block in re.split(r"\n\s*\n", text):
+        lines: list[Line] = []
+        for raw in block.split("\n"):
+            runs: Line = []
+            pos = 0
+            for match in _BOLD.finditer(raw):
+                if match.start() > pos:
+                    runs.append((raw[pos : match.start()], False))
+                runs.append((match.group(1), True))
+                pos = match.end()
+            if pos < len(raw):
+                runs.append((raw[pos:], False))
+            runs = [(t, b) for t, b in runs if t]
+            if runs:
+                lines.append(runs)
+        if lines:
+            paragraphs.append(lines)
+    return paragraphs
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """Wrapped text at ``size`` pt; ``lines`` with ``None`` marking a paragraph gap."""
+
+    size: float
+    leading: float
+    lines: list[Line | None]
+    fits: bool
+    height: float
+
+
+def _width(runs: Line, size: float, regular: str, bold: str) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return float(sum(stringWidth(t, bold if b else regular, size) for t, b in runs))
+
+
+def _words(line: Line) -> list[Run]:
+    """Split runs at spaces, keeping each word's trailing space."""
+    out: list[Run] = []
+    for text, bold in line:
+        for piece in re.findall(r"\S+\s*|\s+", text):
+            out.append((piece, bold))
+    return out
+
+
+def _break_long(word: Run, size: float, width: float, regular: str, bold: str) -> list[Run]:
+    """Split a single word that is wider than the box into pieces that fit."""
+    text, b = word
+    pieces: list[Run] = []
+    current = ""
+    for ch in text:
+        if current and _width([(current + ch, b)], size, regular, bold) > width:
+            pieces.append((current, b))
+            current = ch
+        else:
+            current += ch
+    if current:
+        pieces.append((current, b))
+    return pieces
+
+
+def wrap(
+    paragraphs: list[list[Line]], size: float, width: float, regular: str, bold: str
+) -> list[Line | None]:
+    """Wrap to ``width`` points; a ``None`` entry separates paragraphs."""
+    out: list[Line | None] = []
+    for p_index, paragraph in enumerate(paragraphs):
+        if p_index:
+            out.append(None)
+        for hard_line in paragraph:
+            current: Line = []
+            for word in _words(hard_line):
+                trial = [*current, word]
+                if _width([(t.rstrip(), b) for t, b in trial[-1:]], size, regular, bold) > width:
+                    if current:
+                        out.append(_trim(current))
+                        current = []
+                    pieces = _break_long(word, size, width, regular, bold)
+                    out.extend([p] for p in pieces[:-1])
+                    current = [pieces[-1]]
+                    continue
+                if current and _width(_trim(trial), size, regular, bold) > width:
+                    out.append(_trim(current))
+                    current = [word] if word[0].strip() else []
+                else:
+                    current = trial
+            if current:
+                out.append(_trim(current))
+    return out
+
+
+def _trim(line: Line) -> Line:
+    if not line:
+        return line
+    text, bold = line[-1]
+    return [*line[:-1], (text.rstrip(), bold)]
+
+
+def block_height(lines: list[Line | None], size: float, leading: float) -> float:
+    """The height of wrapped lines: a line is ``leading``, a paragraph gap half of it."""
+    if not lines:
+        return 0.0
+    full = sum(1 for line in lines if line is not None)
+    gaps = sum(1 for line in lines if line is None)
+    return (full - 1) * leading + size + gaps * leading * 0.5
+
+
+def fit_text(
+    text: str,
+    *,
+    width_pt: float,
+    height_pt: float,
+    regular: str,
+    bold: str,
+    max_size: float,
+    min_size: float = MIN_READABLE_PT,
+    line_spacing: float = 1.25,
+) -> FitResult:
+    """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits."""
+    paragraphs = parse_markup(text)
+    size = max_size
+    while True:
+        leading = size * line_spacing
+        lines = wrap(paragraphs, size, width_pt, regular, bold)
+        height = block_height(lines, size, leading)
+        if height <= height_pt + 1e-6:
+            return FitResult(size, leading, lines, True, height)
+        if size <= min_size + 1e-6:
+            return FitResult(size, leading, lines, False, height)
+        size = max(min_size, round(size - max(0.25, size * 0.04), 2))
+
+
+def require_fit(result: FitResult, *, what: str, where: str, min_size: float) -> None:
+    """Raise a clear error when ``result`` does not fit at the minimum readable size."""
+    if not result.fits:
+        raise SpecError(
+            f"{what} does not fit at the minimum readable size {min_size:g} pt "
+            f"(it needs {result.height:.0f} pt of height)",
+            where=where,
+            fix="shorten the text or use a larger card",
+        )
+
+
+def clip_to_height(result: FitResult, height_pt: float) -> list[Line | None]:
+    """The lines that fit in ``height_pt``, the last one ending in an ellipsis."""
+    kept: list[Line | None] = []
+    for line in result.lines:
+        trial = [*kept, line]
+        if block_height(trial, result.size, result.leading) > height_pt:
+            break
+        kept.append(line)
+    while kept and kept[-1] is None:
+        kept.pop()
+    if kept and kept[-1] is not None:
+        last = kept[-1]
+        text, bold = last[-1]
+        kept[-1] = [*last[:-1], (text.rstrip(" .,;:") + " …", bold)]
+    return kept
