@@ -1,0 +1,150 @@
+"""Where cards go on a sheet of paper, front and back: pure geometry, no PDF.
+
+Takes the paper size, the card's trim size, the bleed kept on the sheet, the gutter
+and the margins; gives a :class:`SheetLayout` with as many cards as fit, centred, and
+for every slot the trim rectangle of its front and, for a duplex flip on the long or
+the short edge, of its back (so that the back lands exactly behind its front).
+
+Coordinates are millimetres from the lower-left corner of the page, as in PDF. A sheet
+is printed portrait; "long" flips the paper about its vertical (long) edge, "short"
+about its horizontal (short) edge. Back rectangles are in the coordinates of the back
+page as the printer prints it (upright when the sheet is turned over that edge).
+
+>>> lay = compute_layout((210, 297), (63, 88), bleed_mm=1, gutter_mm=0, margin_mm=3)
+>>> (lay.cols, lay.rows, lay.per_sheet)
+(3, 3, 9)
+>>> lay.front_trim(0)[:2], lay.back_trim(0, "long")[:2]
+((8.5, 194.5), (138.5, 194.5))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from deckgen.errors import InputError
+
+Rect = tuple[float, float, float, float]
+"""A rectangle (x0, y0, x1, y1) in mm, lower-left origin."""
+
+MARK_GAP_MM = 0.5
+"""Space between a card's bleed edge and the start of its crop mark."""
+MARK_MIN_MM = 2.0
+"""Room that crop marks or cut lines need beyond the outermost bleed edge."""
+MARK_MAX_LEN_MM = 5.0
+"""Longest a crop mark is drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLayout:
+    """An n-up grid of cards on one side of a sheet, centred on the paper."""
+
+    paper_w_mm: float
+    paper_h_mm: float
+    card_w_mm: float
+    card_h_mm: float
+    bleed_mm: float
+    gutter_mm: float
+    cols: int
+    rows: int
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def cell_w_mm(self) -> float:
+        return self.card_w_mm + 2 * self.bleed_mm
+
+    @property
+    def cell_h_mm(self) -> float:
+        return self.card_h_mm + 2 * self.bleed_mm
+
+    @property
+    def grid_rect(self) -> Rect:
+        """The outer bleed edges of the whole grid."""
+        w = self.cols * self.cell_w_mm + (self.cols - 1) * self.gutter_mm
+        h = self.rows * self.cell_h_mm + (self.rows - 1) * self.gutter_mm
+        x0 = (self.paper_w_mm - w) / 2
+        y0 = (self.paper_h_mm - h) / 2
+        return (x0, y0, x0 + w, y0 + h)
+
+    def front_trim(self, slot: int) -> Rect:
+        """Trim rectangle of the card in ``slot`` (row-major from the top left)."""
+        if not 0 <= slot < self.per_sheet:
+            raise IndexError(slot)
+        row, col = divmod(slot, self.cols)
+        gx0, _, _, gy1 = self.grid_rect
+        x0 = gx0 + col * (self.cell_w_mm + self.gutter_mm) + self.bleed_mm
+        y1 = gy1 - row * (self.cell_h_mm + self.gutter_mm) - self.bleed_mm
+        return _round_rect((x0, y1 - self.card_h_mm, x0 + self.card_w_mm, y1))
+
+    def back_trim(
+        self,
+        slot: int,
+        duplex: Literal["long", "short"],
+        offset_mm: tuple[float, float] = (0.0, 0.0),
+    ) -> Rect:
+        """Trim rectangle, on the back page, of the back behind ``slot``'s front.
+
+        ``offset_mm`` (x right, y up, as seen on the back) moves every back to correct
+        a printer that shifts its back side.
+        """
+        x0, y0, x1, y1 = self.front_trim(slot)
+        dx, dy = offset_mm
+        if duplex == "long":
+            rect = (self.paper_w_mm - x1, y0, self.paper_w_mm - x0, y1)
+        elif duplex == "short":
+            rect = (x0, self.paper_h_mm - y1, x1, self.paper_h_mm - y0)
+        else:
+            raise ValueError(f"duplex must be 'long' or 'short', not {duplex!r}")
+        return _round_rect((rect[0] + dx, rect[1] + dy, rect[2] + dx, rect[3] + dy))
+
+    def trim_lines(self) -> tuple[list[float], list[float]]:
+        """The distinct x (vertical cuts) and y (horizontal cuts) of all trim edges."""
+        xs: set[float] = set()
+        ys: set[float] = set()
+        for slot in range(self.per_sheet):
+            x0, y0, x1, y1 = self.front_trim(slot)
+            xs.update((x0, x1))
+            ys.update((y0, y1))
+        return sorted(xs), sorted(ys)
+
+
+def _round_rect(rect: Rect) -> Rect:
+    return (round(rect[0], 6), round(rect[1], 6), round(rect[2], 6), round(rect[3], 6))
+
+
+def compute_layout(
+    paper_mm: tuple[float, float],
+    card_mm: tuple[float, float],
+    *,
+    bleed_mm: float,
+    gutter_mm: float = 0.0,
+    margin_mm: float = 3.0,
+    marks: bool = True,
+) -> SheetLayout:
+    """As many cards as fit on the paper with bleed and gutter, leaving room for marks.
+
+    The cards keep ``margin_mm`` (the edge a printer cannot print) plus, when there are
+    marks, :data:`MARK_MIN_MM` for them. Raises InputError if not even one card fits.
+    """
+    paper_w, paper_h = paper_mm
+    card_w, card_h = card_mm
+    border = margin_mm + (MARK_MIN_MM if marks else 0.0)
+    avail_w = paper_w - 2 * border
+    avail_h = paper_h - 2 * border
+    cell_w = card_w + 2 * bleed_mm
+    cell_h = card_h + 2 * bleed_mm
+    eps = 1e-9
+    cols = max(0, math.floor((avail_w + gutter_mm + eps) / (cell_w + gutter_mm)))
+    rows = max(0, math.floor((avail_h + gutter_mm + eps) / (cell_h + gutter_mm)))
+    if cols < 1 or rows < 1:
+        raise InputError(
+            f"a {card_w:g} x {card_h:g} mm card with {bleed_mm:g} mm bleed does not fit on "
+            f"{paper_w:g} x {paper_h:g} mm paper with {margin_mm:g} mm margins",
+            where="option --sheets",
+            fix="choose a larger paper (A3, SRA3) or a smaller card",
+        )
+    return SheetLayout(paper_w, paper_h, card_w, card_h, bleed_mm, gutter_mm, cols, rows)
