@@ -12,7 +12,15 @@ from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
 from deckgen.deck.layoutboxes import cover_art_box, cover_split
 from deckgen.deck.pips import layout
-from deckgen.deck.textfit import MIN_READABLE_PT, clip_to_height, fit_text, require_fit
+from deckgen.deck.textfit import (
+    MIN_READABLE_PT,
+    FitResult,
+    Line,
+    block_height,
+    clip_to_height,
+    fit_text,
+    require_fit,
+)
 
 SET_LINE = {
     "en": "Domino · {set} · {tiles} tiles",
@@ -38,51 +46,65 @@ def draw_cover(ctx: DrawContext) -> None:
         _draw_double(ctx, Box(g.safe.x, split, g.safe.w, g.safe.y + g.safe.h - split))
     lang = deck.spec.language
     title = spec.title or deck.spec.name
-    text_box = Box(g.safe.x, g.safe.y, g.safe.w, split - g.safe.y - g.trim.h * 0.03)
-    title_box = Box(text_box.x, text_box.y + text_box.h * 0.42, text_box.w, text_box.h * 0.58)
-    _fit_block(ctx, f"**{title}**", title_box, max_size=26, ink=ink, what="the cover title")
-    sub_box = Box(text_box.x, text_box.y + text_box.h * 0.16, text_box.w, text_box.h * 0.26)
-    if spec.subtitle:
-        _fit_block(ctx, spec.subtitle, sub_box, max_size=12, ink=ink, what="the cover subtitle")
+    set_line_y = g.safe.y + 1
+    text_box = Box(g.safe.x, g.safe.y + 13, g.safe.w, split - g.safe.y - 13 - g.trim.h * 0.04)
+    title_fit = _fit(ctx, f"**{title}**", text_box.w, text_box.h * 0.55, 24, "the cover title")
+    sub_fit = (
+        _fit(ctx, spec.subtitle, text_box.w, text_box.h * 0.28, 11, "the cover subtitle")
+        if spec.subtitle
+        else None
+    )
+    gap = min(title_fit[0].size * 0.4, text_box.h * 0.12) if sub_fit else 0.0
+    total = title_fit[1] + gap + (sub_fit[1] if sub_fit else 0.0)
+    top = text_box.cy + total / 2
+    ctx.text_lines(
+        title_fit[2],
+        Box(text_box.x, top - title_fit[1], text_box.w, title_fit[1]),
+        size=title_fit[0].size,
+        leading=title_fit[0].leading,
+        colour=ink,
+    )
+    if sub_fit:
+        y = top - title_fit[1] - gap
+        ctx.text_lines(
+            sub_fit[2],
+            Box(text_box.x, y - sub_fit[1], text_box.w, sub_fit[1]),
+            size=sub_fit[0].size,
+            leading=sub_fit[0].leading,
+            colour=mix(ink, bg, 0.1),
+        )
     line = SET_LINE[lang].format(
         set=SET_NAME[lang].format(n=deck.dset.max_pip), tiles=len(deck.dset)
     )
-    ctx.centred_text(line, g.trim.cx, text_box.y + 1, size=7.0, colour=mix(ink, bg, 0.3))
+    ctx.centred_text(line, g.trim.cx, set_line_y, size=7.0, colour=mix(ink, bg, 0.3))
 
 
-def _fit_block(
-    ctx: DrawContext, text: str, box: Box, *, max_size: float, ink: tuple[int, int, int], what: str
-) -> None:
+def _fit(
+    ctx: DrawContext, text: str, width: float, height: float, max_size: float, what: str
+) -> tuple[FitResult, float, list[Line | None]]:
+    """Fit ``text``; give the result, the height it takes and the lines to draw."""
     fonts = ctx.fonts
     min_size = min(max_size, MIN_READABLE_PT + 1)
     result = fit_text(
         text,
-        width_pt=box.w,
-        height_pt=box.h,
+        width_pt=width,
+        height_pt=height,
         regular=fonts.regular,
         bold=fonts.bold,
         max_size=max_size,
         min_size=min_size,
         line_spacing=1.15,
     )
-    lines = result.lines
-    if not result.fits:
-        if ctx.strict_text:
-            require_fit(result, what=what, where=str(ctx.deck.path), min_size=min_size)
-        ctx.warn(
-            f"{what} does not fit on the cover card even at {min_size:g} pt; it is cut short "
-            f"({ctx.deck.path}): shorten it"
-        )
-        lines = clip_to_height(result, box.h)
-    ctx.text_lines(
-        lines,
-        box,
-        size=result.size,
-        leading=result.leading,
-        colour=ink,
-        valign="middle",
-        height=min(result.height, box.h),
+    if result.fits:
+        return result, result.height, result.lines
+    if ctx.strict_text:
+        require_fit(result, what=what, where=str(ctx.deck.path), min_size=min_size)
+    ctx.warn(
+        f"{what} does not fit on the cover card even at {min_size:g} pt; it is cut short "
+        f"({ctx.deck.path}): shorten it"
     )
+    lines = clip_to_height(result, height)
+    return result, block_height(lines, result.size, result.leading), lines
 
 
 def _draw_double(ctx: DrawContext, area: Box) -> None:

@@ -122,12 +122,12 @@ def draw_numeral(ctx: DrawContext, value: int, half: Box) -> None:
 
 def draw_badge(ctx: DrawContext, value: int, inner: Box) -> None:
     """Small pips on a light rounded badge in the picture's upper left corner."""
-    side = inner.w * 0.34
-    pad = inner.w * 0.04
+    side = inner.w * 0.36
+    pad = inner.w * 0.045
     box = Box(inner.x + pad, inner.y + inner.h - pad - side, side, side)
     face = parse_colour(ctx.deck.spec.faces.tile_colour)
     ctx.round_box(box, side * 0.2, fill=face, edge=mix(face, (0, 0, 0), 0.3), edge_width=0.4)
-    draw_pips(ctx, value, box.cx, box.cy, side * 1.25, _value_rgb(ctx, value))
+    draw_pips(ctx, value, box.cx, box.cy, side * 1.08, _value_rgb(ctx, value))
 
 
 def draw_corner_index(ctx: DrawContext, tile: Tile) -> None:
