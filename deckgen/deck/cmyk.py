@@ -1,0 +1,307 @@
+"""Converting a finished card PDF from sRGB to CMYK for a print shop, with an output intent.
+
+Takes a PDF made by the deck build (reportlab, sRGB) and gives the same PDF in CMYK:
+
+- pictures: every RGB (or RGB-indexed, or 3-channel ICC) image XObject is converted
+  through the CMYK profile with Pillow's ImageCms (perceptual intent) and stored as
+  DeviceCMYK, Flate-compressed (lossless); greyscale images and soft masks stay grey;
+- vector colours: ``rg``/``RG`` and ``sc``/``scn`` in an RGB colour space become
+  ``k``/``K`` through the same profile (relative colorimetric); pure black becomes
+  100 % K alone, so text is never printed in four inks; axial and radial shadings with
+  exponential functions are converted too; transparency groups blend in DeviceCMYK;
+- the document gets an OutputIntent (``GTS_PDFX``, ``FOGRA39``) that embeds the
+  profile, as PDF/X asks.
+
+The shipped profile is ``icc/deckgen-fogra39.icc`` (see ``icc/README.md`` for where it
+comes from and its licence). :class:`CmykResult` says what was converted and what
+was left (anything left in RGB is reported by the preflight).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deckgen.errors import ResourceError
+from deckgen.resources import PROJECT_ROOT
+
+if TYPE_CHECKING:
+    import pikepdf
+    from PIL import Image, ImageCms
+
+OUTPUT_CONDITION = "FOGRA39"
+OUTPUT_CONDITION_INFO = "Coated offset, ISO 12647-2:2004/Amd 1 (FOGRA39)"
+REGISTRY = "http://www.color.org"
+
+
+def profile_path() -> Path:
+    """The shipped CMYK output profile."""
+    return PROJECT_ROOT / "icc" / "deckgen-fogra39.icc"
+
+
+@dataclass
+class CmykResult:
+    """What :func:`convert_pdf` converted, and what it could not."""
+
+    images_converted: int = 0
+    colours_converted: int = 0
+    shadings_converted: int = 0
+    left_rgb: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=4)
+def _transforms(profile: str) -> tuple[ImageCms.ImageCmsTransform, ImageCms.ImageCmsTransform]:
+    from PIL import ImageCms
+
+    try:
+        cmyk = ImageCms.getOpenProfile(profile)
+    except (OSError, ImageCms.PyCMSError) as exc:
+        raise ResourceError(
+            f"cannot read the CMYK profile '{profile}' ({exc})",
+            fix="restore icc/deckgen-fogra39.icc from the repository",
+        ) from None
+    srgb = ImageCms.createProfile("sRGB")
+    images = ImageCms.buildTransform(
+        srgb, cmyk, "RGB", "CMYK", renderingIntent=ImageCms.Intent.PERCEPTUAL
+    )
+    flat = ImageCms.buildTransform(
+        srgb,
+        cmyk,
+        "RGB",
+        "CMYK",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )
+    return images, flat
+
+
+def rgb_image_to_cmyk(image: Image.Image, profile: Path | None = None) -> Image.Image:
+    """An RGB PIL image converted to CMYK through the profile (perceptual)."""
+    from PIL import ImageCms
+
+    transform = _transforms(str(profile or profile_path()))[0]
+    result = ImageCms.applyTransform(image.convert("RGB"), transform)
+    assert result is not None
+    return result
+
+
+class _ColourCache:
+    """sRGB colours (0..1 floats) to CMYK (0..1 floats), converted once each."""
+
+    def __init__(self, profile: Path) -> None:
+        self.transform = _transforms(str(profile))[1]
+        self.cache: dict[tuple[int, int, int], tuple[float, float, float, float]] = {}
+
+    def __call__(self, rgb: tuple[float, float, float]) -> tuple[float, float, float, float]:
+        from PIL import Image, ImageCms
+
+        key = tuple(max(0, min(255, round(float(v) * 255))) for v in rgb)
+        key3 = (key[0], key[1], key[2])
+        if key3 == (0, 0, 0):
+            return (0.0, 0.0, 0.0, 1.0)
+        if key3 not in self.cache:
+            pixel = Image.new("RGB", (1, 1), key3)
+            out = ImageCms.applyTransform(pixel, self.transform)
+            assert out is not None
+            values = out.getpixel((0, 0))
+            assert isinstance(values, tuple)
+            self.cache[key3] = (
+                round(values[0] / 255, 4),
+                round(values[1] / 255, 4),
+                round(values[2] / 255, 4),
+                round(values[3] / 255, 4),
+            )
+        return self.cache[key3]
+
+
+def _is_rgb_space(space: Any, resources: Any) -> bool:
+    """Whether a colour space (a name or array, maybe a resource name) is 3-channel RGB."""
+    import pikepdf
+
+    if isinstance(space, pikepdf.Name):
+        if space == pikepdf.Name.DeviceRGB:
+            return True
+        if resources is not None and "/ColorSpace" in resources:
+            named = resources.ColorSpace.get(str(space))
+            if named is not None:
+                return _is_rgb_space(named, None)
+        return False
+    if isinstance(space, pikepdf.Array) and len(space) >= 2:
+        kind = space[0]
+        if kind == pikepdf.Name.ICCBased:
+            return int(space[1].get("/N", 0)) == 3
+        if kind == pikepdf.Name.CalRGB:
+            return True
+    return False
+
+
+def _convert_content(
+    instructions: list[Any], resources: Any, colours: _ColourCache, result: CmykResult
+) -> list[Any] | None:
+    """Rewrite RGB colour operators; ``None`` if nothing changed."""
+    import pikepdf
+
+    out: list[Any] = []
+    changed = False
+    fill_rgb = stroke_rgb = False
+    for operands, operator in instructions:
+        op = str(operator)
+        if op in ("rg", "RG") and len(operands) == 3:
+            cmyk = colours(tuple(float(v) for v in operands))  # type: ignore[arg-type]
+            out.append(([*cmyk], pikepdf.Operator("k" if op == "rg" else "K")))
+            result.colours_converted += 1
+            changed = True
+            continue
+        if op in ("cs", "CS") and operands:
+            is_rgb = _is_rgb_space(operands[0], resources)
+            if op == "cs":
+                fill_rgb = is_rgb
+            else:
+                stroke_rgb = is_rgb
+            if is_rgb:
+                out.append(([pikepdf.Name.DeviceCMYK], operator))
+                changed = True
+                continue
+        if op in ("sc", "scn") and fill_rgb and len(operands) == 3:
+            out.append(([*colours(tuple(float(v) for v in operands))], operator))  # type: ignore[arg-type]
+            result.colours_converted += 1
+            changed = True
+            continue
+        if op in ("SC", "SCN") and stroke_rgb and len(operands) == 3:
+            out.append(([*colours(tuple(float(v) for v in operands))], operator))  # type: ignore[arg-type]
+            result.colours_converted += 1
+            changed = True
+            continue
+        out.append((operands, operator))
+    return out if changed else None
+
+
+def _convert_function(func: Any, colours: _ColourCache) -> bool:
+    """Convert an exponential (type 2) or stitching (type 3) function's RGB outputs."""
+    import pikepdf
+
+    kind = int(func.get("/FunctionType", -1))
+    if kind == 2:
+        c0 = [float(v) for v in func.get("/C0", [0, 0, 0])]
+        c1 = [float(v) for v in func.get("/C1", [1, 1, 1])]
+        if len(c0) != 3 or len(c1) != 3:
+            return False
+        func.C0 = pikepdf.Array(list(colours((c0[0], c0[1], c0[2]))))
+        func.C1 = pikepdf.Array(list(colours((c1[0], c1[1], c1[2]))))
+        return True
+    if kind == 3:
+        return all(_convert_function(f, colours) for f in func.Functions)
+    return False
+
+
+def _convert_image(obj: pikepdf.Stream, profile: Path, result: CmykResult, name: str) -> None:
+    import pikepdf
+
+    image = pikepdf.PdfImage(obj)
+    space = obj.get("/ColorSpace")
+    rgb = _is_rgb_space(space, None)
+    if image.indexed:
+        base = space[1] if isinstance(space, pikepdf.Array) and len(space) > 1 else None
+        rgb = base is not None and _is_rgb_space(base, None)
+    if not rgb:
+        return
+    try:
+        pil = image.as_pil_image()
+    except (pikepdf.PdfError, NotImplementedError, ValueError) as exc:
+        result.left_rgb.append(f"image {name} could not be decoded ({exc})")
+        return
+    cmyk = rgb_image_to_cmyk(pil, profile)
+    obj.write(zlib.compress(cmyk.tobytes(), 6), filter=pikepdf.Name.FlateDecode)
+    obj.ColorSpace = pikepdf.Name.DeviceCMYK
+    obj.BitsPerComponent = 8
+    for key in ("/Decode", "/DecodeParms"):
+        if key in obj:
+            del obj[key]
+    result.images_converted += 1
+
+
+def convert_document(pdf: pikepdf.Pdf, *, profile: Path | None = None) -> CmykResult:
+    """Convert ``pdf`` in place to CMYK and add the output intent."""
+    import pikepdf
+
+    profile = profile or profile_path()
+    colours = _ColourCache(profile)
+    result = CmykResult()
+    seen_streams: set[tuple[int, int]] = set()
+
+    def convert_stream_owner(owner: Any, contents: Any, resources: Any) -> None:
+        instructions = pikepdf.parse_content_stream(contents)
+        new = _convert_content(list(instructions), resources, colours, result)
+        if new is not None:
+            data = pikepdf.unparse_content_stream(new)
+            if isinstance(owner, pikepdf.Page):
+                owner.obj.Contents = pdf.make_stream(data)
+            else:
+                owner.write(data)
+
+    for obj in list(pdf.objects):
+        if not isinstance(obj, pikepdf.Stream | pikepdf.Dictionary):
+            continue
+        subtype = obj.get("/Subtype")
+        if isinstance(obj, pikepdf.Stream) and subtype == pikepdf.Name.Image:
+            key = obj.objgen
+            if key not in seen_streams:
+                seen_streams.add(key)
+                _convert_image(obj, profile, result, f"{key[0]} {key[1]} R")
+        elif isinstance(obj, pikepdf.Stream) and subtype == pikepdf.Name.Form:
+            convert_stream_owner(obj, obj, obj.get("/Resources"))
+        elif isinstance(obj, pikepdf.Stream) and obj.get("/PatternType") == 1:
+            convert_stream_owner(obj, obj, obj.get("/Resources"))
+        if "/ShadingType" in obj and _is_rgb_space(obj.get("/ColorSpace"), None):
+            function = obj.get("/Function")
+            if function is not None and not isinstance(function, pikepdf.Array):
+                if _convert_function(function, colours):
+                    obj.ColorSpace = pikepdf.Name.DeviceCMYK
+                    result.shadings_converted += 1
+                    continue
+            result.left_rgb.append(f"a shading ({obj.objgen[0]} 0 R) kept in RGB")
+        group = obj.get("/Group")
+        if isinstance(group, pikepdf.Dictionary) and _is_rgb_space(group.get("/CS"), None):
+            group.CS = pikepdf.Name.DeviceCMYK
+    for page in pdf.pages:
+        convert_stream_owner(page, page, page.obj.get("/Resources"))
+        group = page.obj.get("/Group")
+        if isinstance(group, pikepdf.Dictionary) and _is_rgb_space(group.get("/CS"), None):
+            group.CS = pikepdf.Name.DeviceCMYK
+    add_output_intent(pdf, profile)
+    return result
+
+
+def add_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
+    """Embed the CMYK profile as the document's PDF/X output intent (FOGRA39)."""
+    import pikepdf
+
+    profile = profile or profile_path()
+    icc = pdf.make_stream(profile.read_bytes())
+    icc.N = 4
+    intent = pikepdf.Dictionary(
+        Type=pikepdf.Name.OutputIntent,
+        S=pikepdf.Name.GTS_PDFX,
+        OutputConditionIdentifier=pikepdf.String(OUTPUT_CONDITION),
+        OutputCondition=pikepdf.String(OUTPUT_CONDITION_INFO),
+        RegistryName=pikepdf.String(REGISTRY),
+        Info=pikepdf.String(OUTPUT_CONDITION_INFO),
+        DestOutputProfile=icc,
+    )
+    pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
+    pdf.docinfo[pikepdf.Name.Trapped] = pikepdf.Name.False_
+
+
+def convert_pdf(source: Path, target: Path, *, profile: Path | None = None) -> CmykResult:
+    """Read ``source``, convert it to CMYK, write ``target`` atomically."""
+    import pikepdf
+
+    from deckgen.deck.pdfout import save_pdf
+
+    with pikepdf.open(source) as pdf:
+        result = convert_document(pdf, profile=profile)
+        save_pdf(pdf, target)
+    return result
