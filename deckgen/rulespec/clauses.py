@@ -113,6 +113,11 @@ ENGINE_CLAUSES: dict[str, tuple[str, str, _Pred]] = {
     ),
     "match.end": ("game_end", "when the match ends and who wins it", _always),
     "match.tie": ("game_end", "a tie at the end of the match", lambda r: r.match.tie is not None),
+    "match.several_at_target": (
+        "game_end",
+        "several sides reach the target in the same round",
+        lambda r: r.match.several_at_target is not None,
+    ),
 }
 """Every clause id the engine can report as deciding something."""
 
@@ -122,6 +127,8 @@ GAP_SITUATIONS: dict[str, str] = {
     "match.tie": "the match ends with equal best totals (or several players pass the "
     "target in the same round with equal totals) and the file has no tie rule; "
     "fallback: a shared win",
+    "match.several_at_target": "several sides reach the target score in the same round "
+    "and the file does not say who wins; fallback: the highest total wins",
     "start.no_double": "the starter rule asks for a double that nobody holds and the file "
     "gives no fallback; fallback: the holder of the heaviest tile starts",
     "start.later": "a later round starts and the file does not say who starts it; "

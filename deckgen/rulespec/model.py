@@ -116,6 +116,15 @@ class Opening(_Strict):
             raise ValueError("lead = 'starter_double' needs a double starter rule")
         if self.lead == "turned_up" and self.later_lead == "any":
             raise ValueError("later_lead = 'any' cannot follow lead = 'turned_up'")
+        if (
+            self.lead == "starter_double"
+            and self.later_lead == "same"
+            and self.later_starter in ("next_seat", "round_winner")
+        ):
+            raise ValueError(
+                "a starter chosen by seat or by winning cannot be made to lead his double: "
+                "set later_lead = 'any' or later_starter = 'same_rule'"
+            )
         return self
 
 
@@ -153,6 +162,9 @@ class Scoring(_Strict):
     ``lowest_takes_differences``: the lowest hand scores, from each other player, that
     player's pips minus its own."""
     out_bonus: int = Field(default=0, ge=0, le=1000)
+    out_points: Literal["others", "all"] = "others"
+    """``winner_takes`` after going out: the other sides' pips, or every pip left in
+    every other hand (a partner's too)."""
     blocked_points: Literal["others", "all"] = "others"
     """``winner_takes`` after a blocked round: the others' pips or every pip left."""
     bands: int | None = Field(default=None, ge=2, le=100)
@@ -182,6 +194,9 @@ class Match(_Strict):
     target: int | None = Field(default=None, ge=1, le=100000)
     tie: Literal["shared", "play_on"] | None = None
     """Equal best totals at the end: a shared win, or another round until one leads
+    (optional: a gap if it happens)."""
+    several_at_target: Literal["highest_wins"] | None = None
+    """Several sides reach the target in the same round: the highest total wins
     (optional: a gap if it happens)."""
 
     @model_validator(mode="after")

@@ -1,0 +1,79 @@
+"""The reference engine: plays any rules file, records and replays games.
+
+Public API (stable; additions only):
+
+- :class:`Engine` ``(spec, players, check_invariants=False)``: ``play_round(rng,
+  players, round_no=, prev_starter=, prev_winner=, totals=, deal=, record=)`` gives a
+  :class:`RoundResult`; ``legal_moves(hand, ends)``.
+- :func:`play_match` ``(engine, players, seed, record=)`` gives a :class:`MatchResult`.
+- :func:`make_bots` ``(names, players, seed)``; bots ``random``, ``greedy``, ``smart``.
+- :func:`simulate_rounds` ``(spec, players, seed, count, bots=)``: many independent
+  first rounds, fast, for statistics.
+- Records: :func:`deckgen.engine.record.match_record`, :func:`~deckgen.engine.record.replay`.
+- Diagrams: :func:`deckgen.engine.board.board_after` gives a :class:`~deckgen.engine.board.Board`.
+
+Never imports ``deck`` or ``booklet``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from deckgen.engine.core import Engine
+from deckgen.engine.invariants import InvariantError
+from deckgen.engine.match import play_match
+from deckgen.engine.players import PASS, Move, Player, PlayerView, make_bots
+from deckgen.engine.results import (
+    END_BLOCKED,
+    END_OUT,
+    END_RESERVE,
+    ROUND_ENDS,
+    Action,
+    DealRecord,
+    Gap,
+    MatchResult,
+    RoundResult,
+)
+from deckgen.rulespec import RuleSpec
+
+__all__ = [
+    "END_BLOCKED",
+    "END_OUT",
+    "END_RESERVE",
+    "PASS",
+    "ROUND_ENDS",
+    "Action",
+    "DealRecord",
+    "Engine",
+    "Gap",
+    "InvariantError",
+    "MatchResult",
+    "Move",
+    "Player",
+    "PlayerView",
+    "RoundResult",
+    "make_bots",
+    "play_match",
+    "simulate_rounds",
+]
+
+
+def simulate_rounds(
+    spec: RuleSpec,
+    players: int,
+    seed: int,
+    count: int,
+    *,
+    bots: Sequence[str] = ("random",),
+    check_invariants: bool = False,
+) -> Iterator[RoundResult]:
+    """Yield ``count`` independent first rounds dealt from ``random.Random(seed)``.
+
+    Bots are seeded from ``seed`` too, so the same arguments give the same rounds.
+    """
+    engine = Engine(spec, players, check_invariants=check_invariants)
+    seats = make_bots(list(bots), players, seed)
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield engine.play_round(rng, seats)

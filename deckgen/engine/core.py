@@ -1,0 +1,667 @@
+"""The reference engine: plays one round of any rules file, fast and reproducibly.
+
+Takes a :class:`~deckgen.rulespec.RuleSpec`, a player count, a ``random.Random`` for
+the deal and one :class:`~deckgen.engine.players.Player` per seat; gives a
+:class:`~deckgen.engine.results.RoundResult`. Nothing here is keyed on a variant's
+name: every branch reads a parameter of the rules file.
+
+Seats are numbered in playing order (seat ``s + 1`` moves after seat ``s``), whatever
+the direction the booklet names. Hands are bitmasks over deck indices; the stock is a
+list popped from its end; the open ends are a list of values (two on a line, more when
+doubles open new directions).
+
+With ``check_invariants`` every step is verified: every tile in exactly one place,
+each placed tile matching its end, the turn order, draws only when unable to play and
+within the limit, and the scores (see :mod:`deckgen.engine.invariants`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deckgen.engine.invariants import InvariantError, check_placement, check_round, check_tiles
+from deckgen.engine.players import PASS, Move, Player, PlayerView, RandomBot
+from deckgen.engine.results import (
+    END_BLOCKED,
+    END_OUT,
+    END_RESERVE,
+    Action,
+    DealRecord,
+    Gap,
+    RoundResult,
+)
+from deckgen.engine.scoring import score_round
+from deckgen.engine.tables import Tables, bits, compile_tables
+from deckgen.rulespec import GAP_SITUATIONS, RuleSpec
+from deckgen.tiles import Tile
+
+MAX_REDEALS = 100
+MAX_TURNS = 100_000
+
+
+class DealRejected(Exception):
+    """A given deal (from a record) that the rules would have dealt again."""
+
+
+class ReplayMismatch(Exception):
+    """A scripted player found a recorded action that is not legal here."""
+
+    def __init__(self, index: int, message: str) -> None:
+        self.index = index
+        super().__init__(message)
+
+
+def _fallback(situation: str) -> str:
+    return GAP_SITUATIONS[situation].split("fallback: ")[1]
+
+
+@dataclass(slots=True)
+class _Setup:
+    hands: list[int]
+    stock: list[int]
+    """Pop from the end to draw."""
+    dead: list[int]
+    deal: DealRecord
+    starter: int
+    lead_tile: int
+    """A tile the starter must lead, or -1."""
+    turned_up: int
+    redeals: int
+
+
+class Engine:
+    """Plays rounds of one rules file for one player count."""
+
+    def __init__(self, spec: RuleSpec, players: int, *, check_invariants: bool = False) -> None:
+        self.spec = spec
+        self.players = players
+        self.t: Tables = compile_tables(spec, players)
+        self.check = check_invariants
+        p = spec.params
+        self.opening = p.opening
+        self.scoring = p.scoring
+        self.special_mask = 0
+        for i, tile in enumerate(self.t.tiles):
+            if str(tile) in p.scoring.tile_values:
+                self.special_mask |= 1 << i
+        dset = spec.dset
+        self.double_index = tuple(dset.index(Tile(v, v)) for v in dset.values)
+        self._union: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ setup
+    def _deal(self, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+        t = self.t
+        order = list(range(len(t.tiles)))
+        rng.shuffle(order)
+        h = t.hand_size
+        hands = []
+        for s in range(self.players):
+            m = 0
+            for i in order[s * h : (s + 1) * h]:
+                m |= 1 << i
+            hands.append(m)
+        rest = order[self.players * h :]
+        if t.stock_rest:
+            return hands, rest, []
+        return hands, [], rest
+
+    def _holder(self, hands: list[int], tile: int) -> int:
+        bit = 1 << tile
+        for s, hm in enumerate(hands):
+            if hm & bit:
+                return s
+        return -1
+
+    def _heaviest(self, hands: list[int]) -> tuple[int, int]:
+        """(seat, tile) of the heaviest dealt tile; ties go to the higher top half."""
+        t = self.t
+        best = (-1, -1, -1, -1)
+        for s, hm in enumerate(hands):
+            for i in bits(hm):
+                key = (t.lo[i] + t.hi[i], t.hi[i], s, i)
+                if key[:2] > best[:2]:
+                    best = key
+        return best[2], best[3]
+
+    def _starter(
+        self,
+        hands: list[int],
+        round_no: int,
+        prev_starter: int,
+        prev_winner: int,
+        fired: set[str],
+        gaps: list[Gap],
+    ) -> tuple[int, int, str, bool]:
+        """Return (starter, forced lead tile, lead mode, redeal wanted)."""
+        op = self.opening
+        n = self.players
+        lead_mode = op.lead
+        if round_no > 1 and op.later_lead == "any":
+            lead_mode = "any"
+        use_first = True
+        if round_no > 1:
+            ls = op.later_starter
+            if ls is None:
+                gaps.append(
+                    Gap("start.later", f"round {round_no} starts", _fallback("start.later"))
+                )
+            else:
+                fired.add("start.later")
+                if ls == "next_seat":
+                    return (prev_starter + 1) % n, -1, lead_mode, False
+                if ls == "round_winner":
+                    seat = prev_winner if prev_winner >= 0 else (prev_starter + 1) % n
+                    return seat, -1, lead_mode, False
+        if use_first and round_no == 1:
+            fired.add("start.first")
+        fs = op.first_starter
+        if fs == "seat":
+            return 0, -1, lead_mode, False
+        if fs == "highest_double":
+            for v in range(self.spec.dset.max_pip, -1, -1):
+                d = self.double_index[v]
+                seat = self._holder(hands, d)
+                if seat >= 0:
+                    return seat, (d if lead_mode == "starter_double" else -1), lead_mode, False
+        else:
+            assert op.required_double is not None
+            d = self.double_index[op.required_double]
+            seat = self._holder(hands, d)
+            if seat >= 0:
+                return seat, (d if lead_mode == "starter_double" else -1), lead_mode, False
+        nd = op.no_double
+        if nd == "redeal":
+            fired.add("start.no_double")
+            return -1, -1, lead_mode, True
+        if nd is None:
+            gaps.append(
+                Gap(
+                    "start.no_double",
+                    "nobody holds the double the starter rule asks for",
+                    _fallback("start.no_double"),
+                )
+            )
+        else:
+            fired.add("start.no_double")
+        seat, tile = self._heaviest(hands)
+        return seat, (tile if lead_mode == "starter_double" else -1), lead_mode, False
+
+    def setup_round(
+        self,
+        rng: random.Random,
+        *,
+        round_no: int = 1,
+        prev_starter: int = -1,
+        prev_winner: int = -1,
+        deal: DealRecord | None = None,
+        fired: set[str],
+        gaps: list[Gap],
+    ) -> tuple[_Setup, str]:
+        """Deal (or take ``deal``), apply redeal rules, find the starter and the lead."""
+        t = self.t
+        redeals = 0
+        lead_mode = "any"
+        while True:
+            if deal is None:
+                hands, rest, dead = self._deal(rng)
+            else:
+                hands = []
+                for hand in deal.hands:
+                    m = 0
+                    for i in hand:
+                        m |= 1 << i
+                    hands.append(m)
+                rest, dead = list(deal.stock), list(deal.dead)
+            record = DealRecord(
+                hands=[bits(hm) for hm in hands], stock=list(rest), dead=sorted(dead)
+            )
+            redo = False
+            if t.redeal_doubles:
+                if any((hm & t.double_mask).bit_count() >= t.redeal_doubles for hm in hands):
+                    fired.add("setup.redeal")
+                    redo = True
+            starter, lead_tile, lead_mode = -1, -1, "any"
+            if not redo:
+                starter, lead_tile, lead_mode, redo = self._starter(
+                    hands, round_no, prev_starter, prev_winner, fired, gaps
+                )
+            if redo:
+                if deal is not None:
+                    raise DealRejected("the recorded deal is one the rules deal again")
+                redeals += 1
+                if redeals < MAX_REDEALS:
+                    continue
+                gaps.append(
+                    Gap(
+                        "setup.redeal_limit",
+                        "100 redeals in a row",
+                        _fallback("setup.redeal_limit"),
+                    )
+                )
+                if starter < 0:
+                    starter, tile = self._heaviest(hands)
+                    lead_mode = self.opening.lead
+                    lead_tile = tile if lead_mode == "starter_double" else -1
+            break
+        stock = rest[::-1]
+        turned_up = -1
+        if lead_mode == "turned_up":
+            fired.add("lead.turned_up")
+            skip = self.opening.turned_up_doubles == "skip"
+            for pos in range(len(stock) - 1, -1, -1):
+                if skip and t.is_double[stock[pos]]:
+                    fired.add("lead.skip_double")
+                    continue
+                turned_up = stock.pop(pos)
+                break
+            if turned_up < 0:
+                gaps.append(
+                    Gap("lead.no_tile", "no tile may be turned up", _fallback("lead.no_tile"))
+                )
+                lead_mode = "any"
+        if lead_mode == "any":
+            fired.add("lead.any")
+        elif lead_mode == "starter_double":
+            fired.add("lead.double")
+        return (
+            _Setup(hands, stock, dead, record, starter, lead_tile, turned_up, redeals),
+            lead_mode,
+        )
+
+    # ------------------------------------------------------------------ play
+    def _union_mask(self, ends: list[int]) -> int:
+        key = 0
+        for v in ends:
+            key |= 1 << v
+        m = self._union.get(key)
+        if m is None:
+            m = 0
+            suit = self.t.suit
+            for v in range(len(suit)):
+                if key >> v & 1:
+                    m |= suit[v]
+            self._union[key] = m
+        return m
+
+    def legal_moves(self, hand: int, ends: list[int]) -> list[Move]:
+        """The distinct placements of ``hand`` on ``ends`` in engine order.
+
+        Order: for each distinct end value (in end order), the fitting tiles by deck
+        index. On an empty board, every tile of the hand as a lead.
+        """
+        t = self.t
+        if not ends:
+            return [Move(i, -1, -1) for i in bits(hand)]
+        moves: list[Move] = []
+        seen = 0
+        for k, v in enumerate(ends):
+            if seen >> v & 1:
+                continue
+            seen |= 1 << v
+            for i in bits(hand & t.suit[v]):
+                moves.append(Move(i, k, v))
+        return moves
+
+    def play_round(
+        self,
+        rng: random.Random,
+        players: Sequence[Player],
+        *,
+        round_no: int = 1,
+        prev_starter: int = -1,
+        prev_winner: int = -1,
+        totals: tuple[int, ...] | None = None,
+        deal: DealRecord | None = None,
+        record: bool = False,
+    ) -> RoundResult:
+        """Play one round and return its result (with deal and actions if ``record``)."""
+        t = self.t
+        n = self.players
+        if len(players) != n:
+            raise ValueError(f"need {n} players, got {len(players)}")
+        fired: set[str] = set()
+        gaps: list[Gap] = []
+        setup, lead_mode = self.setup_round(
+            rng,
+            round_no=round_no,
+            prev_starter=prev_starter,
+            prev_winner=prev_winner,
+            deal=deal,
+            fired=fired,
+            gaps=gaps,
+        )
+        hands = setup.hands
+        stock = setup.stock
+        dead_mask = 0
+        for i in setup.dead:
+            dead_mask |= 1 << i
+        suit = t.suit
+        lo, hi, is_double = t.lo, t.hi, t.is_double
+        line = t.shape == "line"
+        cross_all = t.shape == "cross_doubles"
+        spinner_open = t.shape == "spinner"
+        reserve = t.reserve
+        can_draw = t.draw != "none"
+        limit = t.draw_limit
+        must_play_drawn = t.must_play_drawn
+        check = self.check
+        actions: list[Action] | None = [] if record else None
+        rand = [p.rng.random if type(p) is RandomBot else None for p in players]
+        passed_on = [0] * n
+        tot = totals if totals is not None else tuple(0 for _ in t.sides)
+
+        ends: list[int] = []
+        board = 0
+        turns = draws = passes = played = 0
+        placed_double = drawn_played = limit_hit = False
+        starter = setup.starter
+        lead_tile = setup.lead_tile
+
+        def place(seat: int, i: int, end: int) -> None:
+            nonlocal board, spinner_open, placed_double, ends
+            hands[seat] ^= 1 << i
+            board |= 1 << i
+            a, b = lo[i], hi[i]
+            if is_double[i]:
+                placed_double = True
+                cross = cross_all or spinner_open
+                if cross and not cross_all:
+                    spinner_open = False
+            else:
+                cross = False
+            if end < 0:
+                ends = [a, a, a, a] if cross else [a, b]
+            else:
+                v = ends[end]
+                if cross:
+                    ends.append(v)
+                    ends.append(v)
+                else:
+                    ends[end] = b if a == v else a
+
+        # the first tile
+        if setup.turned_up >= 0:
+            i = setup.turned_up
+            board |= 1 << i
+            a = lo[i]
+            if is_double[i] and (cross_all or spinner_open):
+                ends = [a, a, a, a]
+                spinner_open = False
+            else:
+                ends = [a, hi[i]]
+            first_tile = i
+            seat = starter
+        else:
+            seat = starter
+            turns += 1
+            hand = hands[seat]
+            if lead_tile >= 0:
+                mv = Move(lead_tile, -1, -1)
+                if type(players[seat]) is not RandomBot:
+                    mv = players[seat].choose(
+                        self._view(seat, hands, ends, board, stock, passed_on, tot, 0), [mv]
+                    )
+                    if mv != Move(lead_tile, -1, -1):
+                        raise InvariantError(f"seat {seat} did not lead the required tile")
+            else:
+                moves = [Move(i, -1, -1) for i in bits(hand)]
+                r = rand[seat]
+                if r is not None:
+                    mv = moves[int(r() * len(moves))]
+                else:
+                    mv = players[seat].choose(
+                        self._view(seat, hands, ends, board, stock, passed_on, tot, 0), moves
+                    )
+                    if mv not in moves:
+                        raise InvariantError(f"seat {seat} chose {mv}, not a legal lead")
+            first_tile = mv.tile
+            place(seat, mv.tile, -1)
+            played += 1
+            if actions is not None:
+                actions.append(Action("lead", seat, mv.tile, -1, -1))
+            if hands[seat] == 0:
+                return self._finish(
+                    END_OUT,
+                    seat,
+                    setup,
+                    hands,
+                    fired,
+                    gaps,
+                    turns,
+                    draws,
+                    passes,
+                    played,
+                    placed_double,
+                    drawn_played,
+                    limit_hit,
+                    actions,
+                    first_tile,
+                    dead_mask,
+                    board,
+                    stock,
+                )
+            seat = (seat + 1) % n
+        if check:
+            check_tiles(t, hands, stock, board, dead_mask)
+
+        forced_passes = 0
+        end_kind = ""
+        out_seat = -1
+        while True:
+            turns += 1
+            if turns > MAX_TURNS:
+                raise InvariantError("a round ran past 100000 turns")
+            hand = hands[seat]
+            if line:
+                e0 = ends[0]
+                e1 = ends[1]
+                s0 = suit[e0]
+                s1 = suit[e1] if e1 != e0 else 0
+                legal = hand & (s0 | s1)
+            else:
+                legal = hand & self._union_mask(ends)
+            drew = 0
+            if not legal and can_draw:
+                while True:
+                    if limit and drew == limit:
+                        limit_hit = True
+                        break
+                    if len(stock) <= reserve:
+                        if reserve:
+                            end_kind = END_RESERVE
+                        break
+                    i = stock.pop()
+                    hands[seat] |= 1 << i
+                    drew += 1
+                    if actions is not None:
+                        actions.append(Action("draw", seat, i))
+                    if check:
+                        check_tiles(t, hands, stock, board, dead_mask)
+                    if line:
+                        legal = (1 << i) & (s0 | s1)
+                    else:
+                        legal = (1 << i) & self._union_mask(ends)
+                    if legal:
+                        break
+                draws += drew
+                hand = hands[seat]
+                if end_kind:
+                    break
+            if not legal:
+                passes += 1
+                forced_passes += 1
+                vm = 0
+                for v in ends:
+                    vm |= 1 << v
+                passed_on[seat] |= vm
+                if actions is not None:
+                    actions.append(Action("pass", seat))
+                if forced_passes >= n and (not can_draw or (not reserve and not stock)):
+                    end_kind = END_BLOCKED
+                    break
+                seat = (seat + 1) % n
+                continue
+            r = rand[seat]
+            if line and r is not None and (drew == 0 or must_play_drawn):
+                a_ = legal & s0
+                b_ = legal & s1
+                na = a_.bit_count()
+                k = int(r() * (na + b_.bit_count()))
+                if k < na:
+                    m, end = a_, 0
+                else:
+                    m, end, k = b_, 1, k - na
+                while k:
+                    m &= m - 1
+                    k -= 1
+                i = (m & -m).bit_length() - 1
+            else:
+                moves = self.legal_moves(legal, ends)
+                if drew and not must_play_drawn:
+                    moves.append(PASS)
+                if r is not None:
+                    mv = moves[int(r() * len(moves))]
+                else:
+                    mv = players[seat].choose(
+                        self._view(seat, hands, ends, board, stock, passed_on, tot, drew), moves
+                    )
+                    if mv not in moves:
+                        raise InvariantError(f"seat {seat} chose {mv}, not a legal move")
+                if mv.tile < 0:
+                    passes += 1
+                    forced_passes = 0
+                    if actions is not None:
+                        actions.append(Action("pass", seat))
+                    seat = (seat + 1) % n
+                    continue
+                i, end = mv.tile, mv.end
+            v = ends[end]
+            if check:
+                check_placement(t, i, v, hands[seat])
+            place(seat, i, end)
+            played += 1
+            if drew:
+                drawn_played = True
+            forced_passes = 0
+            if actions is not None:
+                actions.append(Action("play", seat, i, end, v))
+            if check:
+                check_tiles(t, hands, stock, board, dead_mask)
+            if hands[seat] == 0:
+                end_kind = END_OUT
+                out_seat = seat
+                break
+            seat = (seat + 1) % n
+        if end_kind != END_OUT:
+            out_seat = -1
+        return self._finish(
+            end_kind, out_seat, setup, hands, fired, gaps, turns, draws, passes, played,
+            placed_double, drawn_played, limit_hit, actions, first_tile, dead_mask, board, stock,
+        )  # fmt: skip
+
+    def _view(
+        self,
+        seat: int,
+        hands: list[int],
+        ends: list[int],
+        board: int,
+        stock: list[int],
+        passed_on: list[int],
+        totals: tuple[int, ...],
+        drew: int,
+    ) -> PlayerView:
+        return PlayerView(
+            seat=seat,
+            hand=hands[seat],
+            ends=tuple(ends),
+            board_count=board.bit_count(),
+            stock_count=len(stock),
+            hand_counts=tuple(h.bit_count() for h in hands),
+            passed_on=tuple(passed_on),
+            totals=totals,
+            drew=drew,
+            tables=self.t,
+        )
+
+    def _finish(
+        self,
+        end: str,
+        out_seat: int,
+        setup: _Setup,
+        hands: list[int],
+        fired: set[str],
+        gaps: list[Gap],
+        turns: int,
+        draws: int,
+        passes: int,
+        played: int,
+        placed_double: bool,
+        drawn_played: bool,
+        limit_hit: bool,
+        actions: list[Action] | None,
+        first_tile: int,
+        dead_mask: int,
+        board: int,
+        stock: list[int],
+    ) -> RoundResult:
+        t = self.t
+        value = t.value
+        hv = []
+        for hm in hands:
+            s = 0
+            while hm:
+                low = hm & -hm
+                s += value[low.bit_length() - 1]
+                hm ^= low
+            hv.append(s)
+        fired.add("setup.deal")
+        fired.add("setup.rest")
+        if played:
+            fired.add("play.match")
+        if placed_double:
+            fired.add("play.doubles")
+        if draws:
+            fired.add("play.draw")
+        if drawn_played:
+            fired.add("play.play_drawn")
+        if limit_hit:
+            fired.add("play.draw_limit")
+        if passes:
+            fired.add("play.pass")
+        fired.add("end." + end)
+        if self.special_mask:
+            held = 0
+            for hm in hands:
+                held |= hm
+            if held & self.special_mask:
+                fired.add("score.values")
+        winners, points, sfired, sgaps = score_round(t, self.scoring, end, out_seat, hv)
+        fired.update(sfired)
+        gaps.extend(sgaps)
+        if self.players > 1 and t.sides and len(t.sides[0]) > 1:
+            fired.add("setup.teams")
+        result = RoundResult(
+            end=end,
+            starter=setup.starter,
+            out_seat=out_seat,
+            winners=winners,
+            points=points,
+            hand_values=tuple(hv),
+            turns=turns,
+            draws=draws,
+            passes=passes,
+            tiles_played=played,
+            redeals=setup.redeals,
+            clauses=tuple(sorted(fired)),
+            gaps=tuple(gaps),
+            turned_up=setup.turned_up,
+            lead_tile=first_tile,
+            deal=setup.deal,
+            actions=actions,
+        )
+        if self.check:
+            check_tiles(t, hands, stock, board, dead_mask)
+            check_round(self, result, hands)
+        return result

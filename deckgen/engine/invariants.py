@@ -1,0 +1,89 @@
+"""Run-time invariant checks (``--check-invariants``): an engine bug stops play loudly.
+
+Takes the engine's state after a step; raises :class:`InvariantError` naming what is
+wrong. Checked: every tile is in exactly one place (a hand, the stock, the board, the
+dead tiles); a placed tile carries the number of the end it joins and came from the
+mover's hand; a round's result agrees with its end (a player who goes out wins the
+round, or the team does), its scores agree with an independent recount, and its
+counts add up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from deckgen.engine.results import END_OUT, RoundResult
+from deckgen.engine.tables import Tables
+
+if TYPE_CHECKING:
+    from deckgen.engine.core import Engine
+
+
+class InvariantError(AssertionError):
+    """The engine broke one of its invariants: a bug in deckgen, never a user error."""
+
+
+def check_tiles(t: Tables, hands: list[int], stock: list[int], board: int, dead: int) -> None:
+    """Every tile is in exactly one place."""
+    seen = 0
+    count = 0
+    for where, mask in [(f"hand {s}", h) for s, h in enumerate(hands)] + [
+        ("board", board),
+        ("dead", dead),
+    ]:
+        if seen & mask:
+            raise InvariantError(f"a tile in {where} is also somewhere else")
+        seen |= mask
+        count += mask.bit_count()
+    for i in stock:
+        if seen >> i & 1:
+            raise InvariantError(f"stock tile {t.tiles[i]} is also somewhere else")
+        seen |= 1 << i
+        count += 1
+    if seen != t.full_mask or count != len(t.tiles):
+        raise InvariantError(f"{len(t.tiles) - count} tiles are missing or doubled")
+
+
+def check_placement(t: Tables, tile: int, value: int, hand: int) -> None:
+    """The tile comes from the mover's hand and carries the end's number."""
+    if not hand >> tile & 1:
+        raise InvariantError(f"tile {t.tiles[tile]} is not in the mover's hand")
+    if value not in (t.lo[tile], t.hi[tile]):
+        raise InvariantError(f"tile {t.tiles[tile]} does not match the end {value}")
+
+
+def check_round(engine: Engine, r: RoundResult, hands: list[int]) -> None:
+    """The result agrees with the final hands and the rules."""
+    t = engine.t
+    hv = tuple(sum(t.value[i] for i in range(len(t.tiles)) if h >> i & 1) for h in hands)
+    if hv != r.hand_values:
+        raise InvariantError(f"hand values {r.hand_values} but the hands hold {hv}")
+    if r.end == END_OUT:
+        if hands[r.out_seat] != 0:
+            raise InvariantError("the player who went out still holds tiles")
+        if r.winners != (t.side_of[r.out_seat],):
+            raise InvariantError("the side that went out did not win the round")
+    elif any(h == 0 for h in hands):
+        raise InvariantError("a player has no tiles but the round did not end by going out")
+    sc = engine.scoring
+    sv = [sum(hv[s] for s in side) for side in t.sides]
+    if sc.method == "penalty":
+        for i, p in enumerate(r.points):
+            bonus = sc.out_bonus if (r.end == END_OUT and i in r.winners) else 0
+            if p != bonus - sv[i]:
+                raise InvariantError(f"side {i} scored {p}, expected {bonus - sv[i]}")
+    else:
+        for i, p in enumerate(r.points):
+            if i not in r.winners and p != 0:
+                raise InvariantError(f"side {i} did not win but scored {p}")
+            if i in r.winners and p < 0:
+                raise InvariantError(f"winning side {i} scored {p}")
+    dealt = t.hand_size * t.players
+    board = r.tiles_played + (1 if r.turned_up >= 0 else 0)
+    held = sum(h.bit_count() for h in hands)
+    if dealt + r.draws != held + r.tiles_played:
+        raise InvariantError(
+            f"{dealt} dealt + {r.draws} drawn != {held} held + {r.tiles_played} played"
+        )
+    if board < 1:
+        raise InvariantError("the board is empty at the end of a round")

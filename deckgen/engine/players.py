@@ -1,0 +1,188 @@
+"""Players: one method, ``choose(view, moves)``, that picks one of the legal moves.
+
+A player sees a :class:`PlayerView`: its own hand, the open ends, how many tiles each
+other player holds, the stock size, the values each player was seen to pass on, and
+the totals; never another hand. Bots:
+
+- ``random``: uniform over the distinct legal placements (two placements that give the
+  same board, such as one tile on two ends showing the same number, count once);
+- ``greedy``: the heaviest tile first (the first such move on a tie);
+- ``smart``: a heuristic of ours: shed heavy tiles and doubles, keep numbers it can
+  follow, open numbers that opponents passed on, and not those its partner passed on.
+
+Each bot owns a ``random.Random`` seeded from the match seed and its seat, so a seeded
+match is reproducible and the deal does not depend on which bots play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from deckgen.engine.tables import Tables
+from deckgen.errors import InputError, did_you_mean
+
+
+class Move(NamedTuple):
+    """Place deck tile ``tile`` on open end ``end`` (matching ``value``), or pass.
+
+    A lead on the empty board has ``end = -1, value = -1``; a pass has ``tile = -1``.
+    """
+
+    tile: int
+    end: int
+    value: int
+
+    @property
+    def is_pass(self) -> bool:
+        return self.tile < 0
+
+
+PASS = Move(-1, -1, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What the player to move may know."""
+
+    seat: int
+    hand: int
+    """Bitmask of the player's own tiles (deck indices)."""
+    ends: tuple[int, ...]
+    """The values of the open ends (empty before the lead)."""
+    board_count: int
+    stock_count: int
+    hand_counts: tuple[int, ...]
+    passed_on: tuple[int, ...]
+    """Per seat, a bitmask of values that seat could not play on this round."""
+    totals: tuple[int, ...]
+    """Match points per side so far."""
+    drew: int
+    """Tiles drawn in this turn before choosing."""
+    tables: Tables
+
+
+class Player(Protocol):
+    """Anything that can choose a move."""
+
+    name: str
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        """Return one element of ``moves`` (never empty)."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the distinct legal moves."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        return moves[int(self.rng.random() * len(moves))]
+
+
+class GreedyBot:
+    """The heaviest tile first; among equal ones the first legal move."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        value = view.tables.value
+        best = moves[0]
+        best_v = -1 if best.is_pass else value[best.tile]
+        for m in moves[1:]:
+            v = -1 if m.is_pass else value[m.tile]
+            if v > best_v:
+                best, best_v = m, v
+        return best
+
+
+class SmartBot:
+    """A one-ply heuristic; see the module docstring."""
+
+    name = "smart"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        t = view.tables
+        best = moves[0]
+        best_score = float("-inf")
+        n = len(view.hand_counts)
+        my_side = t.side_of[view.seat]
+        for m in moves:
+            if m.is_pass:
+                score = -5.0
+            else:
+                score = self._score(view, m, t, n, my_side)
+            score += self.rng.random() * 0.01
+            if score > best_score:
+                best, best_score = m, score
+        return best
+
+    @staticmethod
+    def _score(view: PlayerView, m: Move, t: Tables, n: int, my_side: int) -> float:
+        i = m.tile
+        rest = view.hand & ~(1 << i)
+        if rest == 0:
+            return 1000.0
+        ends = list(view.ends)
+        lo, hi = t.lo[i], t.hi[i]
+        if m.end < 0:
+            ends = [lo, hi]
+        else:
+            ends[m.end] = hi if lo == m.value else lo
+        new_vals = set(ends)
+        follow = 0
+        for v in new_vals:
+            follow += (rest & t.suit[v]).bit_count()
+        score = t.value[i] + (3.0 if t.is_double[i] else 0.0) + 1.5 * min(follow, 4)
+        for seat in range(n):
+            if seat == view.seat:
+                continue
+            blocked_vals = view.passed_on[seat]
+            hits = sum(1 for v in new_vals if blocked_vals >> v & 1)
+            if t.side_of[seat] == my_side:
+                score -= 2.0 * hits
+            else:
+                score += 3.0 * hits
+        return score
+
+
+BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[SmartBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "smart": SmartBot,
+}
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """The random stream of the bot in ``seat`` for a match seeded with ``seed``."""
+    return random.Random(f"deckgen-bot:{seed}:{seat}")
+
+
+def make_bots(names: Sequence[str], players: int, seed: int) -> list[Player]:
+    """Bots for every seat from names (the last name repeats for the remaining seats)."""
+    if not names:
+        names = ["random"]
+    out: list[Player] = []
+    for seat in range(players):
+        name = names[min(seat, len(names) - 1)].strip().lower()
+        if name not in BOTS:
+            hint = did_you_mean(name, BOTS)
+            raise InputError(
+                f"unknown bot '{name}'" + (f"; {hint}" if hint else ""),
+                where="option --bots",
+                fix="use a comma-separated list of " + ", ".join(BOTS),
+            )
+        out.append(BOTS[name](bot_rng(seed, seat)))
+    return out

@@ -1,0 +1,115 @@
+"""What a round and a match produce: small, flat result objects that aggregate cheaply.
+
+A :class:`RoundResult` says how the round ended (``out``, ``blocked``, ``reserve``),
+who won it, the points of each side, the counts (turns, draws, passes, tiles played,
+redeals), the clause ids that decided something and the :class:`Gap` events met.
+A :class:`MatchResult` holds its rounds and the totals. Both are plain dataclasses of
+ints, strings and tuples, so they pickle fast from worker processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+END_OUT = "out"
+END_BLOCKED = "blocked"
+END_RESERVE = "reserve"
+ROUND_ENDS = (END_OUT, END_BLOCKED, END_RESERVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A situation whose rule the rules file does not state, and what the engine did.
+
+    ``situation`` is an id from :data:`deckgen.rulespec.GAP_SITUATIONS`.
+    """
+
+    situation: str
+    description: str
+    fallback: str
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step of a round: ``lead``, ``play``, ``draw`` or ``pass`` by ``seat``.
+
+    ``tile`` is a deck index (-1 for a pass); ``end`` the index of the open end played
+    on (-1 for a lead, a draw or a pass); ``value`` the number matched (-1 if none).
+    """
+
+    kind: str
+    seat: int
+    tile: int = -1
+    end: int = -1
+    value: int = -1
+
+
+@dataclass(slots=True)
+class DealRecord:
+    """The deal a round was played from: hands and stock as deck indices.
+
+    ``stock`` is in draw order (the first tile drawn first), before any tile was turned
+    up; ``dead`` the tiles out of play.
+    """
+
+    hands: list[list[int]]
+    stock: list[int]
+    dead: list[int]
+
+
+@dataclass(slots=True)
+class RoundResult:
+    """The outcome of one round."""
+
+    end: str
+    starter: int
+    out_seat: int
+    """The seat that went out, or -1."""
+    winners: tuple[int, ...]
+    """The winning sides (seats, or teams with partnerships); empty when nobody won."""
+    points: tuple[int, ...]
+    """Points scored per side in this round."""
+    hand_values: tuple[int, ...]
+    """Value left in each seat's hand at the end."""
+    turns: int
+    draws: int
+    passes: int
+    tiles_played: int
+    redeals: int
+    clauses: tuple[str, ...]
+    """The clause ids that decided something in this round, each once, sorted."""
+    gaps: tuple[Gap, ...] = ()
+    turned_up: int = -1
+    lead_tile: int = -1
+    """The first tile on the board (turned up or led)."""
+    deal: DealRecord | None = None
+    actions: list[Action] | None = None
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """The outcome of a match: its rounds, final totals and winning sides."""
+
+    players: int
+    sides: tuple[tuple[int, ...], ...]
+    rounds: list[RoundResult]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    clauses: tuple[str, ...]
+    """Match-level clause ids that decided something (match end, ties)."""
+    gaps: tuple[Gap, ...] = ()
+    totals_after: list[tuple[int, ...]] = field(default_factory=list)
+
+    def all_gaps(self) -> list[Gap]:
+        out = [g for r in self.rounds for g in r.gaps]
+        out.extend(self.gaps)
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "rounds": len(self.rounds),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "ends": [r.end for r in self.rounds],
+        }
