@@ -69,6 +69,9 @@ class BoardView:
     up: tuple[tuple[int, int], ...] = ()
     down: tuple[tuple[int, int], ...] = ()
     highlight: frozenset[tuple[str, int]] = field(default_factory=frozenset)
+    doubles_across: bool = True
+    """Draw doubles crosswise in the line (the custom when doubles are special);
+    False lays them lengthwise like any tile."""
 
     def __post_init__(self) -> None:
         for (_, b), (c, _) in zip(self.line, self.line[1:], strict=False):
@@ -165,7 +168,7 @@ def _layout(board: BoardView) -> list[_Placed]:
     spinner_box: tuple[float, float, float, float] | None = None  # x, y, w, h
     for i, (a, b) in enumerate(board.line):
         marked = ("line", i) in board.highlight
-        if a == b:
+        if a == b and (board.doubles_across or i == board.spinner):
             placed.append(_Placed(x, -UNIT, True, a, b, marked))
             if i == board.spinner:
                 spinner_box = (x, -UNIT, UNIT, 2 * UNIT)

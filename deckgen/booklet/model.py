@@ -70,6 +70,7 @@ class Sum:
 
     lines: tuple[tuple[str, str], ...]
     total: tuple[str, str] | None = None
+    title: str = ""
     kind: ClassVar[str] = "sum"
 
 

@@ -36,7 +36,7 @@ def _used_messages() -> set[str | tuple[str, ...]]:
 def test_extraction_finds_the_strings() -> None:
     used = _used_messages()
     assert "Contents" in used and "Page %(page)s of %(pages)s" in used
-    assert len(used) >= 3
+    assert len(used) > 30
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

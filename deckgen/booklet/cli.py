@@ -1,0 +1,107 @@
+"""``deckgen rules booklet``: the command function, registered by ``deckgen/cli/rules.py``.
+
+Thin: parse options, call :func:`deckgen.booklet.make.make_booklets`, report. Nothing
+heavy is imported at module level (WeasyPrint loads when the booklet is laid out).
+Register it with ``app.command("booklet")(booklet_command)``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+class Lang(StrEnum):
+    de = "de"
+    en = "en"
+
+
+class BookletFormat(StrEnum):
+    a5 = "a5"
+    a6 = "a6"
+
+
+class DiagramStyle(StrEnum):
+    pips = "pips"
+    numerals = "numerals"
+
+
+def booklet_command(
+    rules: Annotated[str, typer.Argument(help="Rules id, alias (German or English) or file.")],
+    lang: Annotated[
+        list[Lang] | None,
+        typer.Option("--lang", help="Booklet language; repeat for both (default: de and en)."),
+    ] = None,
+    deck: Annotated[
+        Path | None,
+        typer.Option("--deck", help="Deck file whose cards are pictured (default: demo deck)."),
+    ] = None,
+    fmt: Annotated[
+        BookletFormat, typer.Option("--format", help="Page size of the booklet.")
+    ] = BookletFormat.a5,
+    impose: Annotated[
+        bool,
+        typer.Option(
+            "--impose",
+            help="Also write booklet-<lang>-print.pdf: pages imposed two-up for saddle stitch.",
+        ),
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Output folder (default: output/<rules id>/).")
+    ] = None,
+    check: Annotated[
+        Path | None,
+        typer.Option(
+            "--check",
+            help="JSON report of `deckgen rules check` whose figures the booklet prints "
+            "(default: the booklet simulates rounds itself and says so).",
+        ),
+    ] = None,
+    age: Annotated[
+        int | None,
+        typer.Option("--age", min=3, max=99, help="Recommended minimum age on the title page."),
+    ] = None,
+    style: Annotated[
+        DiagramStyle, typer.Option("--style", help="How diagrams show values.")
+    ] = DiagramStyle.pips,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bars or notes.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the written files as JSON on stdout.")
+    ] = False,
+) -> None:
+    """Write the rule booklet (PDF) in German and/or English, optionally imposed for print."""
+    from deckgen.booklet.make import load_check_report, make_booklets
+    from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.resources import default_output_dir
+    from deckgen.rulespec import load_rules
+
+    spec = load_rules(rules)
+    langs = [item.value for item in lang] if lang else ["de", "en"]
+    report = load_check_report(check) if check is not None else None
+    reporter = ConsoleReporter(quiet=quiet)
+    out_dir = out if out is not None else default_output_dir() / spec.id
+    written = make_booklets(
+        spec,
+        out_dir,
+        langs=langs,
+        fmt=fmt.value,
+        deck=deck,
+        check_report=report,
+        impose=impose,
+        age=age,
+        style=style.value,
+        reporter=reporter,
+    )
+    reporter.finish()
+    if as_json:
+        sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
+    elif not quiet:
+        for path in written:
+            typer.echo(f"wrote {path}")

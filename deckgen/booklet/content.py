@@ -1,0 +1,417 @@
+"""A rules file (plus facts, an example round and card pictures) -> a :class:`Booklet`.
+
+Takes a :class:`~deckgen.rulespec.RuleSpec`, a language, and optional extras: the
+:class:`~deckgen.booklet.facts.PlayFacts` of the rules check, an
+:class:`~deckgen.booklet.example.ExampleRound` played by the engine, and pictures of
+printed cards. Gives the booklet's content in rulebook order: title, contents,
+components, aim, setup, play, end of round and scoring, end of game, notes, quick
+reference. Every sentence that states a rule is the rules file's own clause text;
+the catalogs supply only headings, labels and captions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from gettext import GNUTranslations
+
+from deckgen.booklet.diagram import Style, diagram, hand
+from deckgen.booklet.example import ExampleRound
+from deckgen.booklet.facts import PlayFacts
+from deckgen.booklet.html import PageFormat
+from deckgen.booklet.i18n import translations
+from deckgen.booklet.model import (
+    Block,
+    Booklet,
+    Box,
+    CardPicture,
+    CardRow,
+    Figure,
+    Para,
+    QuickReference,
+    Section,
+    Sum,
+    Table,
+    TitlePage,
+)
+from deckgen.rulespec import RuleSpec
+from deckgen.tiles import Tile
+
+SHORT_CLAUSES = ("setup.deal", "play.match", "play.draw", "play.draw_limit", "end.out")
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What the booklet shows beyond the rules file itself (all optional)."""
+
+    facts: PlayFacts | None = None
+    example: ExampleRound | None = None
+    cards: tuple[CardPicture, ...] = ()
+    card_count: int | None = None
+    age: int | None = None
+    style: Style = "pips"
+    publisher: str = ""
+
+
+def _pct(share: float, lang: str) -> str:
+    text = f"{100 * share:.0f} %"
+    return text.replace(" ", "\u202f") if lang == "de" else text.replace(" ", "")
+
+
+def _num(value: float, lang: str, digits: int = 1) -> str:
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def players_range(counts: Sequence[int]) -> str:
+    """``2–4`` for 2, 3, 4; ``2, 4`` for 2 and 4; ``4`` for 4 alone."""
+    if len(counts) > 1 and list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}\u2013{counts[-1]}"
+    return ", ".join(str(c) for c in counts)
+
+
+def signed(value: int) -> str:
+    """Points with a true minus sign: ``+5``, ``\u221213``, ``0``."""
+    if value > 0:
+        return f"+{value}"
+    return f"\u2212{-value}" if value < 0 else "0"
+
+
+def tile_text(tile: Tile | tuple[int, int]) -> str:
+    """A tile as printed in running text: ``3/5`` (the rules files write it so)."""
+    a, b = (tile.low, tile.high) if isinstance(tile, Tile) else tile
+    return f"{a}/{b}"
+
+
+class _Builder:
+    def __init__(self, rules: RuleSpec, lang: str, fmt: PageFormat, extras: Extras) -> None:
+        self.rules = rules
+        self.lang = lang
+        self.fmt = fmt
+        self.x = extras
+        self.t: GNUTranslations = translations(lang)
+        self.width = fmt.text_width_mm
+
+    # helpers ------------------------------------------------------------------
+    def _(self, text: str, **values: object) -> str:
+        out = self.t.gettext(text)
+        return out % values if values else out
+
+    def seat(self, seat: int) -> str:
+        return self.t.gettext("Player %(n)d") % {"n": seat + 1}
+
+    def clause_blocks(self, section_id: str, *, skip: Sequence[str] = ()) -> list[Block]:
+        for s in self.rules.sections(self.lang):
+            if s.id == section_id:
+                return [Para(c.text) for c in s.clauses if c.id not in skip]
+        return []
+
+    def summary(self) -> str:
+        """The rules file's one-sentence summary, its placeholders filled in."""
+        from deckgen.rulespec.text import render
+
+        return render(self.rules.summary(self.lang), self.rules.text_params(self.lang))
+
+    def section_title(self, section_id: str) -> str:
+        from deckgen.rulespec import SECTION_TITLES
+
+        return SECTION_TITLES[section_id][self.lang]
+
+    # title ---------------------------------------------------------------------
+    def title_page(self) -> TitlePage:
+        facts = [self._("%(players)s players", players=players_range(self.rules.player_counts))]
+        if self.x.age is not None:
+            facts.append(self._("Ages %(age)d and up", age=self.x.age))
+        footnote = ""
+        if self.x.facts is not None:
+            f = self.x.facts
+            minutes = max(5, round(f.minutes_per_match / 5) * 5)
+            facts.append(self._("About %(minutes)d minutes", minutes=minutes))
+            footnote = self._(
+                "Playing time estimated from %(rounds)s simulated rounds with %(players)d "
+                "players, assuming %(seconds)s seconds per turn and one minute per round "
+                "for dealing and counting.",
+                rounds=f"{f.rounds:,}".replace(",", "." if self.lang == "de" else ","),
+                players=f.players,
+                seconds=_num(f.seconds_per_turn, self.lang, 0),
+            )
+        art_tiles = [Tile(v, self.rules.dset.max_pip) for v in (1, 3, 5)][: self.rules.dset.max_pip]
+        art = hand(
+            [Tile.of(t.low, min(t.high, self.rules.dset.max_pip)) for t in art_tiles],
+            style=self.x.style,
+            unit_mm=self.fmt.width_mm / 14,
+            title=self.rules.name(self.lang),
+        )
+        return TitlePage(
+            name=self.rules.name(self.lang),
+            subtitle=self.summary(),
+            facts=tuple(facts),
+            footnote=footnote,
+            art_svg=art,
+            publisher=self.x.publisher,
+        )
+
+    # sections -------------------------------------------------------------------
+    def components(self) -> Section:
+        n = self.x.card_count or len(self.rules.dset)
+        blocks: list[Block] = []
+        if self.rules.has_clause("setup.components"):
+            blocks.append(Para(self.rules.clause_text("setup.components", self.lang)))
+        else:
+            blocks.append(
+                Para(
+                    self.t.ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
+                    + f" ({self.rules.dset.name})"
+                )
+            )
+        if self.x.cards:
+            per_row = 5 if self.fmt.name == "a5" else 4
+            width = min(24.0, (self.width - (per_row - 1) * 3) / per_row)
+            blocks.append(
+                CardRow(
+                    self.x.cards,
+                    caption=self._("Some of the cards as they are printed: each shows one domino."),
+                    width_mm=round(width, 1),
+                )
+            )
+        return Section("components", self._("Components"), tuple(blocks))
+
+    def setup(self) -> Section:
+        blocks = self.clause_blocks("setup", skip=("setup.components",))
+        rows = self.rules.deal_table()
+        show_dead = any(r.dead for r in rows)
+        show_reserve = any(r.reserve for r in rows)
+        header = [self._("Players"), self._("Cards each"), self._("Stock")]
+        if show_dead:
+            header.append(self._("Out of play"))
+        if show_reserve:
+            header.append(self._("Never drawn"))
+        body = []
+        for r in rows:
+            row = [str(r.players), str(r.hand_size), str(r.stock)]
+            if show_dead:
+                row.append(str(r.dead))
+            if show_reserve:
+                row.append(str(r.reserve))
+            body.append(tuple(row))
+        blocks.append(
+            Table(
+                tuple(header), tuple(body), caption=self._("The deal for each number of players.")
+            )
+        )
+        return Section("setup", self.section_title("setup"), tuple(blocks))
+
+    def play(self) -> Section:
+        blocks = self.clause_blocks("play")
+        ex = self.x.example
+        if ex is not None:
+            start_caption = (
+                self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
+                if ex.turned_up
+                else self._(
+                    "A real round begins: %(player)s leads %(tile)s.",
+                    player=self.seat(ex.starter),
+                    tile=tile_text(ex.lead),
+                )
+            )
+            figures: list[Block] = [
+                Figure(
+                    diagram(
+                        ex.start,
+                        style=self.x.style,
+                        unit_mm=self.fmt.width_mm / 21,
+                        max_width_mm=self.width,
+                        title=start_caption,
+                    ),
+                    start_caption,
+                )
+            ]
+            later = ex.position_after(5 if ex.players > 2 else 4)
+            if later is not None:
+                caption = self._(
+                    "The same round a little later: %(player)s has just laid %(tile)s "
+                    "(outlined) against the open %(value)d. The arrows mark the two open ends.",
+                    player=self.seat(later.seat),
+                    tile=tile_text(later.tile),
+                    value=later.value,
+                )
+                figures.append(
+                    Figure(
+                        diagram(
+                            later.board,
+                            style=self.x.style,
+                            unit_mm=self.fmt.width_mm / 21,
+                            max_width_mm=self.width,
+                            title=caption,
+                        ),
+                        caption,
+                    )
+                )
+            split = max(1, len(blocks) // 2)
+            blocks = blocks[:split] + figures[:1] + blocks[split:] + figures[1:]
+        return Section("play", self.section_title("play"), tuple(blocks))
+
+    def scoring(self) -> Section:
+        blocks = self.clause_blocks("scoring")
+        if self.x.example is not None:
+            blocks.append(self.worked_example(self.x.example))
+        return Section("scoring", self.section_title("scoring"), tuple(blocks))
+
+    def worked_example(self, ex: ExampleRound) -> Box:
+        inner: list[Block] = []
+        if ex.end == "out":
+            inner.append(
+                Para(
+                    self._(
+                        "In this round, played by the engine, %(player)s laid the last card "
+                        "after %(turns)d turns.",
+                        player=self.seat(ex.out_seat),
+                        turns=ex.turns,
+                    )
+                )
+            )
+        else:
+            inner.append(
+                Para(
+                    self._(
+                        "In this round, played by the engine, nobody went out: it ended "
+                        "after %(turns)d turns.",
+                        turns=ex.turns,
+                    )
+                )
+            )
+        values = self.tile_values()
+        lines: list[tuple[str, str]] = []
+        for seat, tiles in enumerate(ex.hands):
+            if not tiles:
+                lines.append((self.seat(seat), self._("no cards left")))
+                continue
+            inner.append(
+                Figure(
+                    hand(
+                        list(tiles),
+                        style=self.x.style,
+                        unit_mm=self.fmt.width_mm / 27,
+                        max_width_mm=self.width - 10,
+                        title=self.seat(seat),
+                    ),
+                    self._("%(player)s still holds:", player=self.seat(seat))
+                    + " "
+                    + ", ".join(tile_text(t) for t in tiles),
+                )
+            )
+            terms = [str(values.get(str(t), t.pips)) for t in tiles]
+            total = ex.hand_values[seat]
+            lines.append(
+                (
+                    self.seat(seat),
+                    " + ".join(terms) + f" = {total}" if len(terms) > 1 else str(total),
+                )
+            )
+        inner.append(Sum(tuple(lines), title=self._("What is left in each hand:")))
+        points = []
+        for side, members in enumerate(ex.sides):
+            name = " + ".join(self.seat(s) for s in members)
+            value = ex.points[side]
+            points.append((name, signed(value)))
+        inner.append(Sum(tuple(points), title=self._("So the round scores:")))
+        return Box(self._("Worked example"), tuple(inner))
+
+    def tile_values(self) -> dict[str, int]:
+        return dict(self.rules.params.scoring.tile_values)
+
+    def game_end(self) -> Section:
+        return Section(
+            "game_end", self.section_title("game_end"), tuple(self.clause_blocks("game_end"))
+        )
+
+    def notes(self) -> Section | None:
+        notes = self.rules.notes(self.lang)
+        if not notes:
+            return None
+        kinds = {
+            "unclear": self._("The source was unclear"),
+            "contradictory": self._("The source contradicted itself"),
+            "silent": self._("The source said nothing"),
+            "changed": self._("We changed the source"),
+        }
+        blocks: list[Block] = [
+            Para(
+                self._(
+                    "These rules were written from an older description of the game. Where "
+                    "it left something open, we decided as follows."
+                )
+            )
+        ]
+        for n in notes:
+            blocks.append(Para(n.decision, lead=kinds.get(n.kind, n.kind) + ":"))
+            blocks.append(Para(n.reason, lead=self._("Why:")))
+        return Section("notes", self._("Notes on these rules"), tuple(blocks))
+
+    def quickref(self) -> QuickReference:
+        items = [self.summary()]
+        for cid in SHORT_CLAUSES:
+            if self.rules.has_clause(cid):
+                items.append(self.rules.clause_text(cid, self.lang))
+        facts: list[tuple[str, str]] = []
+        f = self.x.facts
+        note = ""
+        if f is not None:
+            facts = [
+                (self._("Rounds simulated"), f"{f.rounds:,}".replace(",", "\u202f")),
+                (self._("Players in the simulation"), str(f.players)),
+                (self._("Average turns per round"), _num(f.turns_per_round, self.lang)),
+                (
+                    self._("Rounds that end without anyone going out"),
+                    _pct(f.blocked_share, self.lang),
+                ),
+                (
+                    self._("Rounds won by the player who started (of rounds with a winner)"),
+                    self._(
+                        "%(share)s (fair share %(fair)s)",
+                        share=_pct(f.starter_win_share, self.lang),
+                        fair=_pct(f.fair_share, self.lang),
+                    ),
+                ),
+            ]
+            note = (
+                self._("Figures from the rules check report, played by %(bots)s bots.", bots=f.bots)
+                if f.source == "check"
+                else self._(
+                    "Figures from rounds simulated for this booklet by the reference engine "
+                    "with %(bots)s bots (not from a full rules check).",
+                    bots=f.bots,
+                )
+            )
+        return QuickReference(
+            title=self._("Quick reference"),
+            items=tuple(items),
+            facts=tuple(facts),
+            facts_title=self._("How the rules play"),
+            note=note,
+        )
+
+    def booklet(self) -> Booklet:
+        sections = [self.components()]
+        aim = self.clause_blocks("aim")
+        if aim:
+            sections.append(Section("aim", self.section_title("aim"), tuple(aim)))
+        sections += [self.setup(), self.play(), self.scoring(), self.game_end()]
+        notes = self.notes()
+        if notes is not None:
+            sections.append(notes)
+        return Booklet(
+            lang=self.lang,
+            title=self.title_page(),
+            sections=tuple(sections),
+            quickref=self.quickref(),
+            running_title=self.rules.name(self.lang),
+            keywords=(self.rules.id, self.rules.dset.name),
+        )
+
+
+def build_booklet(
+    rules: RuleSpec, lang: str, fmt: PageFormat, extras: Extras | None = None
+) -> Booklet:
+    """The booklet of ``rules`` in ``lang`` for page format ``fmt``."""
+    return _Builder(rules, lang, fmt, extras or Extras()).booklet()

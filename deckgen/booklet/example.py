@@ -1,0 +1,164 @@
+"""A real simulated round, reduced to what the booklet shows: positions, hands, points.
+
+Takes what the engine recorded of a round (the lead tile, the actions with the end
+played on and the value matched, the deal, the result) and gives an
+:class:`ExampleRound`: the board after the lead, a board later in the round with the
+last tile marked, the hands left at the end and each side's points. Rebuilding the
+line from the actions is plain bookkeeping; the engine's own result supplies the
+points, so the booklet's arithmetic is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deckgen.booklet.diagram import BoardView
+from deckgen.tiles import DominoSet, Tile
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A tile laid in the round and the board right after it."""
+
+    seat: int
+    tile: Tile
+    value: int
+    """The number it was matched against."""
+    board: BoardView
+    turn: int
+
+
+@dataclass(frozen=True)
+class ExampleRound:
+    players: int
+    sides: tuple[tuple[int, ...], ...]
+    starter: int
+    lead: Tile
+    turned_up: bool
+    start: BoardView
+    placements: tuple[Placement, ...]
+    end: str
+    out_seat: int
+    hands: tuple[tuple[Tile, ...], ...]
+    """Tiles left in each seat's hand when the round ended."""
+    hand_values: tuple[int, ...]
+    points: tuple[int, ...]
+    """Points of each side in this round, as the engine scored them."""
+    turns: int
+    draws: int
+
+    def position_after(self, placements: int) -> Placement | None:
+        """The placement number ``placements`` (1-based), or the last one before it."""
+        if not self.placements:
+            return None
+        return self.placements[min(placements, len(self.placements)) - 1]
+
+
+class LineBuilder:
+    """Rebuilds a line board (two open ends) from lead and placements."""
+
+    def __init__(self, lead: Tile, *, doubles_across: bool = True) -> None:
+        self.line: list[tuple[int, int]] = [(lead.low, lead.high)]
+        self.marked = 0
+        self.doubles_across = doubles_across
+
+    @property
+    def ends(self) -> tuple[int, int]:
+        return (self.line[0][0], self.line[-1][1])
+
+    def place(self, tile: Tile, end: int, value: int) -> None:
+        """Lay ``tile`` at open end ``end`` (0 left, 1 right) against ``value``."""
+        left, right = self.ends
+        if end == 0 and left != value and right == value:
+            end = 1  # the engine numbers ends the other way round
+        elif end == 1 and right != value and left == value:
+            end = 0
+        if end == 0:
+            if left != value:
+                raise ValueError(f"{tile} cannot go on the open {left}")
+            self.line.insert(0, (tile.other(value), value))
+            self.marked = 0
+        else:
+            if right != value:
+                raise ValueError(f"{tile} cannot go on the open {right}")
+            self.line.append((value, tile.other(value)))
+            self.marked = len(self.line) - 1
+
+    def view(self, *, mark: bool = True) -> BoardView:
+        highlight = frozenset({("line", self.marked)}) if mark else frozenset()
+        return BoardView(
+            line=tuple(self.line), highlight=highlight, doubles_across=self.doubles_across
+        )
+
+
+@dataclass(frozen=True)
+class RecordedAction:
+    """An engine action in plain values (deck indices), see ``engine.results.Action``."""
+
+    kind: str
+    seat: int
+    tile: int = -1
+    end: int = -1
+    value: int = -1
+
+
+def build_example(
+    *,
+    dset: DominoSet,
+    players: int,
+    sides: Sequence[Sequence[int]],
+    starter: int,
+    lead_tile: int,
+    turned_up: bool,
+    hands: Sequence[Sequence[int]],
+    actions: Sequence[RecordedAction],
+    end: str,
+    out_seat: int,
+    hand_values: Sequence[int],
+    points: Sequence[int],
+    turns: int,
+    doubles_across: bool = True,
+) -> ExampleRound:
+    """An :class:`ExampleRound` from a recorded line-board round (deck indices)."""
+    lead = dset.tile(lead_tile)
+    builder = LineBuilder(lead, doubles_across=doubles_across)
+    held = [set(h) for h in hands]
+    placements: list[Placement] = []
+    start = builder.view(mark=False)
+    turn = 0
+    draws = 0
+    for act in actions:
+        if act.kind == "lead":
+            held[act.seat].discard(act.tile)
+            continue
+        if act.kind == "draw":
+            draws += 1
+            held[act.seat].add(act.tile)
+            continue
+        if act.kind == "pass":
+            turn += 1
+            continue
+        if act.kind == "play":
+            turn += 1
+            tile = dset.tile(act.tile)
+            held[act.seat].discard(act.tile)
+            builder.place(tile, act.end, act.value)
+            placements.append(Placement(act.seat, tile, act.value, builder.view(), turn))
+    left = tuple(tuple(sorted(dset.tile(i) for i in h)) for h in held)
+    return ExampleRound(
+        players=players,
+        sides=tuple(tuple(s) for s in sides),
+        starter=starter,
+        lead=lead,
+        turned_up=turned_up,
+        start=start,
+        placements=tuple(placements),
+        end=end,
+        out_seat=out_seat,
+        hands=left,
+        hand_values=tuple(hand_values),
+        points=tuple(points),
+        turns=turns,
+        draws=draws,
+    )

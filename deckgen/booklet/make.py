@@ -1,0 +1,255 @@
+"""Making booklet files: rules file (+ deck, check report) -> ``booklet-<lang>.pdf``.
+
+Takes a rules file, a language, a page format and optional deck file and check
+report; gives the written paths. Combines the pillars the booklet draws from: the
+deck (pictures of real cards through :func:`deckgen.deck.render.render_cards`), the
+engine (a real round for the examples; facts when no check report is given) and the
+templates. Files are written atomically through a staged folder.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deckgen import atomic
+from deckgen.booklet.content import Extras, build_booklet
+from deckgen.booklet.example import ExampleRound
+from deckgen.booklet.facts import PlayFacts, facts_from_report
+from deckgen.booklet.fetcher_names import card_url_name
+from deckgen.booklet.html import PageFormat, page_format, render_html
+from deckgen.booklet.i18n import check_language
+from deckgen.booklet.model import CardPicture
+from deckgen.errors import InputError
+from deckgen.paths import read_limited
+from deckgen.progress import CollectingReporter, Reporter
+from deckgen.resources import PROJECT_ROOT, images_dir
+from deckgen.rulespec import RuleSpec, load_rules
+from deckgen.tiles import Tile
+
+if TYPE_CHECKING:
+    from deckgen.deck.spec import LoadedDeck
+
+CARD_DISPLAY_MM = 22.0
+PHOTO_DPI = 300
+JPEG_QUALITY = 85
+MAX_REPORT_BYTES = 20_000_000
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """Card pictures ready for the booklet: model entries and the bytes to serve."""
+
+    cards: tuple[CardPicture, ...]
+    served: Mapping[str, tuple[bytes, str]]
+    card_count: int
+
+
+def demo_deck(rules: RuleSpec, lang: str) -> LoadedDeck:
+    """The project's demo deck for ``rules``: ``images/demo-deck.toml`` when it has the
+    rules' set, else a starter deck (MeinSpiel card size, the demo art)."""
+    from deckgen.deck.spec import deck_from_data, load_deck
+    from deckgen.deck.starter import card_from_preset, starter_toml
+
+    shipped = images_dir() / "demo-deck.toml"
+    if shipped.is_file():
+        deck = load_deck(shipped)
+        if deck.dset == rules.dset:
+            return deck
+
+    text = starter_toml(
+        rules.name(lang), rules.dset.name, rules.dset.max_pip, card_from_preset("meinspiel")
+    )
+    data = tomllib.loads(text)
+    data["language"] = lang
+    return deck_from_data(data, path=PROJECT_ROOT / "demo-deck.toml")
+
+
+def _chosen_cards(rules: RuleSpec, count: int) -> list[str]:
+    n = rules.dset.max_pip
+    picks = [Tile.of(1, min(3, n)), Tile.of(2, n), Tile.of(n // 2, n // 2), Tile.of(0, n - 1)]
+    unique: list[str] = []
+    for t in picks:
+        if str(t) not in unique:
+            unique.append(str(t))
+    return ["cover", *unique][:count]
+
+
+def card_pictures(
+    deck: LoadedDeck,
+    rules: RuleSpec,
+    *,
+    count: int = 5,
+    display_mm: float = CARD_DISPLAY_MM,
+    dpi: int = PHOTO_DPI,
+) -> Pictures:
+    """Render a few cards of ``deck`` as JPEGs sized for ``display_mm`` at ``dpi``."""
+    from PIL import Image
+
+    from deckgen.deck.render import render_cards
+
+    if deck.dset != rules.dset:
+        raise InputError(
+            f"the deck is a {deck.dset.name} deck but the rules '{rules.id}' play "
+            f"{rules.dset.name}",
+            where=str(deck.path),
+            fix=f'use a deck file with set = "{rules.dset.name}"',
+        )
+    chosen = _chosen_cards(rules, count)
+    render_dpi = max(36, round(dpi * display_mm / deck.width_mm))
+    pngs = render_cards(deck, chosen, fmt="png", dpi=render_dpi)
+    assert isinstance(pngs, list)
+    served: dict[str, tuple[bytes, str]] = {}
+    cards = []
+    for name, png in zip(chosen, pngs, strict=True):
+        with Image.open(io.BytesIO(png)) as im:
+            buf = io.BytesIO()
+            im.convert("RGB").save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True, dpi=(dpi, dpi))
+        key = card_url_name(name)
+        served[key] = (buf.getvalue(), "image/jpeg")
+        label = "" if name == "cover" else name.replace("-", "/")
+        alt = deck.spec.name if name == "cover" else f"{deck.spec.name}: {label}"
+        cards.append(CardPicture(url=f"deckgen:generated/{key}", alt=alt, label=label))
+    return Pictures(tuple(cards), served, len(deck.dset) + 2)
+
+
+def load_check_report(path: str | Path) -> dict[str, Any]:
+    """The rules check's JSON report (size-limited; a clear error if it is not JSON)."""
+    path = Path(path)
+    data = read_limited(path, max_bytes=MAX_REPORT_BYTES, what="check report", where="--check")
+    try:
+        report = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(
+            f"the check report '{path}' is not JSON: {exc}",
+            where="option --check",
+            fix="pass the file written by `deckgen rules check --json FILE`",
+        ) from None
+    if not isinstance(report, dict):
+        raise InputError(f"the check report '{path}' is not a JSON object", where="--check")
+    return report
+
+
+def booklet_facts(rules: RuleSpec, check_report: Mapping[str, Any] | None) -> PlayFacts:
+    """Facts from the check report when it has them, else simulated now (and labelled so)."""
+    from deckgen.booklet.play import facts_players, simulated_facts
+
+    if check_report is not None:
+        facts = facts_from_report(check_report, players=facts_players(rules))
+        if facts is not None:
+            return facts
+    return simulated_facts(rules)
+
+
+@dataclass
+class Prepared:
+    """What both languages of a booklet share: facts, the example round, the deck."""
+
+    rules: RuleSpec
+    facts: PlayFacts | None
+    example: ExampleRound | None
+    deck: LoadedDeck | None
+
+
+def prepare(
+    rules: RuleSpec,
+    *,
+    deck: LoadedDeck | str | Path | None = None,
+    check_report: Mapping[str, Any] | None = None,
+    with_play: bool = True,
+) -> Prepared:
+    """Load the deck and compute facts and the example once for every language."""
+    from deckgen.booklet.play import example_round
+
+    loaded = None
+    if deck is not None:
+        from deckgen.deck.spec import LoadedDeck as _Loaded
+        from deckgen.deck.spec import load_deck
+
+        loaded = deck if isinstance(deck, _Loaded) else load_deck(deck)
+    facts = booklet_facts(rules, check_report) if with_play else None
+    example = example_round(rules) if with_play else None
+    return Prepared(rules, facts, example, loaded)
+
+
+def render_booklet_pdf(
+    prepared: Prepared,
+    lang: str,
+    fmt: PageFormat,
+    *,
+    age: int | None = None,
+    style: str = "pips",
+    dpi: int = PHOTO_DPI,
+    cards: int = 5,
+) -> bytes:
+    """The booklet PDF of ``prepared`` rules in ``lang`` (bytes)."""
+    from deckgen.booklet.pdf import render_pdf
+
+    check_language(lang)
+    rules = prepared.rules
+    deck = prepared.deck if prepared.deck is not None else demo_deck(rules, lang)
+    per_row = 5 if fmt.name == "a5" else 4
+    display = min(CARD_DISPLAY_MM, (fmt.text_width_mm - (per_row - 1) * 3) / per_row)
+    pictures = card_pictures(deck, rules, count=min(cards, per_row), display_mm=display, dpi=dpi)
+    extras = Extras(
+        facts=prepared.facts,
+        example=prepared.example,
+        cards=pictures.cards,
+        card_count=pictures.card_count,
+        age=age,
+        style="numerals" if style == "numerals" else "pips",
+    )
+    booklet = build_booklet(rules, lang, fmt, extras)
+    return render_pdf(render_html(booklet, fmt), generated=pictures.served, dpi=dpi)
+
+
+def make_booklets(
+    rules: RuleSpec | str | Path,
+    out_dir: str | Path,
+    *,
+    langs: Sequence[str] = ("de", "en"),
+    fmt: str = "a5",
+    deck: LoadedDeck | str | Path | None = None,
+    check_report: Mapping[str, Any] | None = None,
+    impose: bool = False,
+    age: int | None = None,
+    style: str = "pips",
+    reporter: Reporter | None = None,
+) -> list[Path]:
+    """Write ``booklet-<lang>.pdf`` (and with ``impose`` ``booklet-<lang>-print.pdf``)
+    for each of ``langs`` into ``out_dir``; return the paths written.
+
+    ``rules``: a RuleSpec, or a rules id/alias/path. ``deck``: a deck file (its cards are
+    pictured; default the demo deck). ``check_report``: the parsed JSON of ``deckgen
+    rules check`` (its figures are printed; without it the booklet simulates rounds
+    itself and says so).
+    """
+    reporter = reporter or CollectingReporter()
+    spec = rules if isinstance(rules, RuleSpec) else load_rules(rules)
+    for lang in langs:
+        check_language(lang)
+    page = page_format(fmt)
+    reporter.start("booklet: playing example rounds", None)
+    prepared = prepare(spec, deck=deck, check_report=check_report)
+    reporter.finish()
+    out_dir = Path(out_dir)
+    names: list[str] = []
+    reporter.start("booklet: laying out pages", len(langs))
+    with atomic.staged_dir(out_dir) as stage:
+        for lang in langs:
+            pdf = render_booklet_pdf(prepared, lang, page, age=age, style=style)
+            atomic.write_bytes(stage / f"booklet-{lang}.pdf", pdf)
+            names.append(f"booklet-{lang}.pdf")
+            if impose:
+                from deckgen.booklet.imposition import impose_saddle_stitch
+
+                atomic.write_bytes(stage / f"booklet-{lang}-print.pdf", impose_saddle_stitch(pdf))
+                names.append(f"booklet-{lang}-print.pdf")
+            reporter.advance()
+    reporter.finish()
+    return [out_dir / n for n in names]

@@ -1,0 +1,115 @@
+"""The engine's side of the booklet: a real round for the examples, facts by simulation.
+
+Takes a :class:`~deckgen.rulespec.RuleSpec`; gives an
+:class:`~deckgen.booklet.example.ExampleRound` (a round the engine played with its
+bots, chosen by a fixed rule from seeded rounds, so the same rules file always shows
+the same example) and :class:`~deckgen.booklet.facts.PlayFacts` simulated with random
+bots, for when no rules check report is at hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deckgen.booklet.example import ExampleRound, RecordedAction, build_example
+from deckgen.booklet.facts import PlayFacts, facts_from_rounds
+from deckgen.rulespec import RuleSpec
+
+EXAMPLE_SEEDS = range(1, 400)
+FACT_ROUNDS = 2000
+FACT_SEED = 20261122
+MATCHES_FOR_LENGTH = 60
+
+
+def facts_players(rules: RuleSpec) -> int:
+    """The player count the booklet quotes facts for: the middle of the allowed counts."""
+    counts = rules.player_counts
+    return counts[(len(counts) - 1) // 2 + (1 if len(counts) % 2 == 0 else 0)]
+
+
+def example_players(rules: RuleSpec) -> int:
+    """The player count of the worked example (three when allowed: more hands to count)."""
+    counts = rules.player_counts
+    return 3 if 3 in counts else facts_players(rules)
+
+
+def _good(turns: int, end: str, draws: int, players: int, left: int) -> int:
+    """How well a round serves as an example (higher is better)."""
+    score = 0
+    score += 4 if end == "out" else 0
+    score += 2 if draws else 0
+    score += 2 if 8 <= turns <= 6 * players + 6 else 0
+    score += 1 if 3 <= left <= 4 * players else 0
+    return score
+
+
+def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRound | None:
+    """A recorded round of ``rules`` that shows going out, drawing and a count.
+
+    Only line boards are rebuilt for diagrams; other board shapes give None (the
+    booklet then prints no example rather than a wrong one).
+    """
+    if rules.params.board.shape != "line":
+        return None
+    from deckgen.engine import Engine, make_bots
+
+    n = players or example_players(rules)
+    engine = Engine(rules, n)
+    best = None
+    best_score = -1
+    for seed in EXAMPLE_SEEDS:
+        r = engine.play_round(random.Random(seed), make_bots(["smart"], n, seed), record=True)
+        if r.deal is None or r.actions is None:
+            return None
+        left = sum(len(h) for h in r.deal.hands) - sum(1 for a in r.actions if a.kind == "play")
+        score = _good(r.turns, r.end, r.draws, n, left)
+        if score > best_score:
+            best, best_score = r, score
+        if score >= 9:
+            break
+    if best is None or best.deal is None or best.actions is None:
+        return None
+    turned_up = rules.params.opening.lead == "turned_up"
+    return build_example(
+        dset=rules.dset,
+        players=n,
+        sides=rules.teams(n),
+        starter=best.starter,
+        lead_tile=best.lead_tile,
+        turned_up=turned_up,
+        hands=best.deal.hands,
+        actions=[RecordedAction(a.kind, a.seat, a.tile, a.end, a.value) for a in best.actions],
+        end=best.end,
+        out_seat=best.out_seat,
+        hand_values=best.hand_values,
+        points=best.points,
+        turns=best.turns,
+        doubles_across=False,  # a line board: doubles lie in the row like any tile
+    )
+
+
+def simulated_facts(
+    rules: RuleSpec, *, rounds: int = FACT_ROUNDS, seed: int = FACT_SEED
+) -> PlayFacts:
+    """Facts from ``rounds`` first rounds played by random bots (and, for matches to a
+    target score, a few whole matches for the number of rounds per match)."""
+    from deckgen.engine import Engine, make_bots, play_match, simulate_rounds
+
+    n = facts_players(rules)
+    match = rules.params.match
+    if match.end == "rounds" and match.rounds is not None:
+        per_match = float(match.rounds)
+    else:
+        engine = Engine(rules, n)
+        lengths = [
+            len(play_match(engine, make_bots(["random"], n, s), s).rounds)
+            for s in range(seed, seed + MATCHES_FOR_LENGTH)
+        ]
+        per_match = sum(lengths) / len(lengths)
+    return facts_from_rounds(
+        simulate_rounds(rules, n, seed, rounds, bots=("random",)),
+        players=n,
+        rounds_per_match=per_match,
+        sides=rules.teams(n),
+        bots="random",
+    )
