@@ -117,7 +117,7 @@ class _ColourCache:
         return self.cache[key3]
 
 
-def _is_rgb_space(space: Any, resources: Any) -> bool:
+def is_rgb_space(space: Any, resources: Any) -> bool:
     """Whether a colour space (a name or array, maybe a resource name) is 3-channel RGB."""
     import pikepdf
 
@@ -127,7 +127,7 @@ def _is_rgb_space(space: Any, resources: Any) -> bool:
         if resources is not None and "/ColorSpace" in resources:
             named = resources.ColorSpace.get(str(space))
             if named is not None:
-                return _is_rgb_space(named, None)
+                return is_rgb_space(named, None)
         return False
     if isinstance(space, pikepdf.Array) and len(space) >= 2:
         kind = space[0]
@@ -156,7 +156,7 @@ def _convert_content(
             changed = True
             continue
         if op in ("cs", "CS") and operands:
-            is_rgb = _is_rgb_space(operands[0], resources)
+            is_rgb = is_rgb_space(operands[0], resources)
             if op == "cs":
                 fill_rgb = is_rgb
             else:
@@ -202,10 +202,10 @@ def _convert_image(obj: pikepdf.Stream, profile: Path, result: CmykResult, name:
 
     image = pikepdf.PdfImage(obj)
     space = obj.get("/ColorSpace")
-    rgb = _is_rgb_space(space, None)
+    rgb = is_rgb_space(space, None)
     if image.indexed:
         base = space[1] if isinstance(space, pikepdf.Array) and len(space) > 1 else None
-        rgb = base is not None and _is_rgb_space(base, None)
+        rgb = base is not None and is_rgb_space(base, None)
     if not rgb:
         return
     try:
@@ -255,7 +255,7 @@ def convert_document(pdf: pikepdf.Pdf, *, profile: Path | None = None) -> CmykRe
             convert_stream_owner(obj, obj, obj.get("/Resources"))
         elif isinstance(obj, pikepdf.Stream) and obj.get("/PatternType") == 1:
             convert_stream_owner(obj, obj, obj.get("/Resources"))
-        if "/ShadingType" in obj and _is_rgb_space(obj.get("/ColorSpace"), None):
+        if "/ShadingType" in obj and is_rgb_space(obj.get("/ColorSpace"), None):
             function = obj.get("/Function")
             if function is not None and not isinstance(function, pikepdf.Array):
                 if _convert_function(function, colours):
@@ -264,12 +264,12 @@ def convert_document(pdf: pikepdf.Pdf, *, profile: Path | None = None) -> CmykRe
                     continue
             result.left_rgb.append(f"a shading ({obj.objgen[0]} 0 R) kept in RGB")
         group = obj.get("/Group")
-        if isinstance(group, pikepdf.Dictionary) and _is_rgb_space(group.get("/CS"), None):
+        if isinstance(group, pikepdf.Dictionary) and is_rgb_space(group.get("/CS"), None):
             group.CS = pikepdf.Name.DeviceCMYK
     for page in pdf.pages:
         convert_stream_owner(page, page, page.obj.get("/Resources"))
         group = page.obj.get("/Group")
-        if isinstance(group, pikepdf.Dictionary) and _is_rgb_space(group.get("/CS"), None):
+        if isinstance(group, pikepdf.Dictionary) and is_rgb_space(group.get("/CS"), None):
             group.CS = pikepdf.Name.DeviceCMYK
     add_output_intent(pdf, profile)
     return result
