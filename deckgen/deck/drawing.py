@@ -137,10 +137,11 @@ class DrawContext:
         if valign == "middle" and total:
             top = box.cy + total / 2
         y = top - size * 0.93
-        for line in lines:
-            if line is None:
+        for raw_line in lines:
+            if raw_line is None:
                 y -= leading * 0.5
                 continue
+            line = _merge_runs(raw_line)
             width = sum(
                 stringWidth(t, self.fonts.bold if b else self.fonts.regular, size) for t, b in line
             )
@@ -167,3 +168,14 @@ class DrawContext:
     def warn(self, message: str) -> None:
         if self.reporter is not None:
             self.reporter.warn(message)
+
+
+def _merge_runs(line: Line) -> Line:
+    """Join neighbouring runs of the same weight (one text object per run)."""
+    out: Line = []
+    for text, bold in line:
+        if out and out[-1][1] == bold:
+            out[-1] = (out[-1][0] + text, bold)
+        else:
+            out.append((text, bold))
+    return out

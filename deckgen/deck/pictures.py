@@ -97,11 +97,13 @@ def open_picture(
 
     raw = read_limited(path, max_bytes=MAX_PICTURE_BYTES, what="picture", where=where)
     with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        # Pillow's own guard: warn above ~89 MP (we check the size ourselves, below),
+        # refuse above ~179 MP before reading any pixel data.
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
             im = Image.open(io.BytesIO(raw))
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise _bomb(path, where, None) from None
+        except Image.DecompressionBombError as exc:
+            raise _bomb(path, where, None, str(exc)) from None
         except UnidentifiedImageError:
             raise _not_a_picture(path, where) from None
         except (OSError, ValueError, SyntaxError) as exc:
@@ -130,7 +132,7 @@ def open_picture(
                 pass
         try:
             im.load()
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        except Image.DecompressionBombError:
             raise _bomb(path, where, (width, height)) from None
         except (OSError, ValueError, SyntaxError) as exc:
             raise ResourceError(
@@ -149,8 +151,16 @@ def open_picture(
     )
 
 
-def _bomb(path: Path, where: str, size: tuple[int, int] | None) -> ResourceError:
-    claim = f"claims {size[0]:,} x {size[1]:,} pixels" if size else "claims too many pixels"
+def _bomb(path: Path, where: str, size: tuple[int, int] | None, detail: str = "") -> ResourceError:
+    import re
+
+    claimed = re.search(r"\((\d+) pixels\)", detail)
+    if size:
+        claim = f"claims {size[0]:,} x {size[1]:,} pixels"
+    elif claimed:
+        claim = f"claims {int(claimed.group(1)):,} pixels"
+    else:
+        claim = "claims too many pixels"
     return ResourceError(
         f"the picture '{path.name}' {claim}, more than the "
         f"{MAX_PICTURE_PIXELS // 1_000_000} megapixels deckgen accepts (a decompression bomb?)",
