@@ -315,8 +315,14 @@ class Engine:
         totals: tuple[int, ...] | None = None,
         deal: DealRecord | None = None,
         record: bool = False,
+        sink: list[Action] | None = None,
     ) -> RoundResult:
-        """Play one round and return its result (with deal and actions if ``record``)."""
+        """Play one round and return its result (with deal and actions if ``record``).
+
+        ``deal`` replays a recorded deal instead of shuffling; ``sink`` is a list the
+        actions are appended to as they happen (it implies ``record``), so a caller
+        sees the actions taken so far even when a player raises.
+        """
         t = self.t
         n = self.players
         if len(players) != n:
@@ -347,7 +353,7 @@ class Engine:
         limit = t.draw_limit
         must_play_drawn = t.must_play_drawn
         check = self.check
-        actions: list[Action] | None = [] if record else None
+        actions: list[Action] | None = sink if sink is not None else ([] if record else None)
         rand = [p.rng.random if type(p) is RandomBot else None for p in players]
         passed_on = [0] * n
         tot = totals if totals is not None else tuple(0 for _ in t.sides)
@@ -399,7 +405,10 @@ class Engine:
             hand = hands[seat]
             if lead_tile >= 0:
                 mv = Move(lead_tile, -1, -1)
-                if type(players[seat]) is not RandomBot:
+                r = rand[seat]
+                if r is not None:
+                    r()  # a random bot draws once per decision, forced or not
+                else:
                     mv = players[seat].choose(
                         self._view(seat, hands, ends, board, stock, passed_on, tot, 0), [mv]
                     )

@@ -130,10 +130,12 @@ class RuleSpec:
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def name(self, lang: str) -> str:
-        return self.params.name.get(lang)
+        _check_lang(lang)
+        return render(self.params.name.get(lang), self.text_params(lang))
 
     def summary(self, lang: str) -> str:
-        return self.params.summary.get(lang)
+        _check_lang(lang)
+        return render(self.params.summary.get(lang), self.text_params(lang))
 
     # numbers ------------------------------------------------------------------
     @property
@@ -276,6 +278,8 @@ def _check_texts(rules: RulesFile, where: str) -> None:
     for lang in LANGS:
         params = text_params(rules, lang)
         items = [(f"clause '{c.id}'", c.text.get(lang)) for c in rules.clause]
+        items.append(("name", rules.name.get(lang)))
+        items.append(("summary", rules.summary.get(lang)))
         for n in rules.note:
             items.append((f"note '{n.id}'", n.decision.get(lang)))
             items.append((f"note '{n.id}'", n.reason.get(lang)))

@@ -1,0 +1,246 @@
+"""``deckgen rules ...``: list, show, play and replay rules files.
+
+RULES is a rules id, an alias (German or English name) or a path to a TOML file.
+Thin commands: parse options, call the engine, print. Exit codes: 0 done, 1 a replay
+that does not match its record, 2 a user error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(
+    help="Rules files: list, show, play a match, replay a recorded game.",
+    no_args_is_help=True,
+)
+
+RulesArg = Annotated[
+    str,
+    typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result line.")]
+
+
+@app.command("list")
+def list_command(as_json: JsonOpt = False) -> None:
+    """List the bundled rules files: id, names, set, players."""
+    from deckgen.rulespec import list_rules
+
+    specs = list_rules()
+    rows: list[dict[str, Any]] = [
+        {
+            "id": s.id,
+            "name_de": s.name("de"),
+            "name_en": s.name("en"),
+            "set": s.dset.name,
+            "players": s.player_counts,
+            "aliases": s.aliases,
+            "path": str(s.path) if s.path else None,
+        }
+        for s in specs
+    ]
+    if as_json:
+        sys.stdout.write(
+            json.dumps({"version": 1, "rules": rows}, indent=2, ensure_ascii=False) + "\n"
+        )
+        return
+    s_counts = {s.id: s.player_counts for s in specs}
+    for r in rows:
+        players = ",".join(str(n) for n in s_counts[r["id"]])
+        typer.echo(
+            f"{r['id']:<16} {r['set']:<10} players {players:<7} {r['name_en']} / {r['name_de']}"
+        )
+
+
+def _show_text(spec: Any, lang: str) -> list[str]:
+    p = spec.params
+    lines = [f"{spec.name(lang)} ({spec.id})", spec.summary(lang), ""]
+    lines.append(f"file: {spec.path}" if spec.path else "file: (in memory)")
+    lines.append(f"aliases: {', '.join(spec.aliases)}")
+    lines.append(f"set: {spec.dset.name} ({len(spec.dset)} tiles), source: {p.source}")
+    lines.append("")
+    lines.append("deal (players: hand, stock, dead, reserve):")
+    for row in spec.deal_table():
+        lines.append(f"  {row.players}: {row.hand_size}, {row.stock}, {row.dead}, {row.reserve}")
+    lines.append("")
+    lines.append("parameters:")
+    for section in ("players", "deal", "opening", "board", "turn", "scoring", "match"):
+        values = getattr(p, section).model_dump()
+        lines.append(f"  [{section}] " + ", ".join(f"{k} = {v}" for k, v in values.items()))
+    for section in spec.sections(lang):
+        lines.append("")
+        lines.append(f"## {section.title}")
+        for c in section.clauses:
+            mark = "*" if c.decides else "-"
+            lines.append(f" {mark} [{c.id}] {c.text}")
+    notes = spec.notes(lang)
+    if notes:
+        lines.append("")
+        lines.append("## Notes" if lang == "en" else "## Anmerkungen")
+        for n in notes:
+            lines.append(f" - [{n.id}] ({n.kind}; {', '.join(n.clauses)}) {n.decision}")
+            lines.append(f"   {n.reason}")
+    lines.append("")
+    lines.append("(* = a clause the engine applies and reports)")
+    return lines
+
+
+@app.command("show")
+def show_command(
+    rules: RulesArg,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the texts: en or de.")] = "en",
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a rules file: its parameters, every clause and the notes."""
+    from deckgen.rulespec import load_rules
+
+    spec = load_rules(rules)
+    spec.text_params(lang)  # validates the language
+    if as_json:
+        data = {
+            "id": spec.id,
+            "sha256": spec.sha256,
+            "params": spec.params.model_dump(exclude={"clause", "note"}),
+            "deal_table": [row.__dict__ for row in spec.deal_table()],
+            "sections": [
+                {
+                    "id": s.id,
+                    "title": s.title,
+                    "clauses": [c.__dict__ for c in s.clauses],
+                }
+                for s in spec.sections(lang)
+            ],
+            "notes": [n.__dict__ for n in spec.notes(lang)],
+        }
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=list) + "\n")
+        return
+    typer.echo("\n".join(_show_text(spec, lang)))
+
+
+@app.command("play")
+def play_command(
+    rules: RulesArg,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-n", help="Number of players (default: the smallest allowed)."),
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", help="Comma-separated bots by seat: random, greedy, smart (the last repeats)."
+        ),
+    ] = "random",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for a reproducible match (default: random).")
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write the game record (JSON) to this file.")
+    ] = None,
+    check_invariants: Annotated[
+        bool,
+        typer.Option("--check-invariants", help="Verify the engine's invariants after every step."),
+    ] = False,
+    human: Annotated[
+        int | None,
+        typer.Option("--human", help="Play this seat yourself in the terminal (moves by number)."),
+    ] = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play one match and print its course readably."""
+    import random
+
+    from deckgen import atomic
+    from deckgen.engine import Engine, make_bots, play_match
+    from deckgen.engine.course import match_lines, side_name
+    from deckgen.engine.human import HumanPlayer
+    from deckgen.engine.record import match_record, record_json
+    from deckgen.errors import InputError
+    from deckgen.rulespec import load_rules
+
+    spec = load_rules(rules)
+    n = players if players is not None else spec.player_counts[0]
+    spec.hand_size(n)  # validates the player count
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    if seed < 0:
+        raise InputError(
+            "the seed must not be negative", where="option --seed", fix="use 0 or more"
+        )
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    seats = make_bots(names, n, seed)
+    labels = [s.name for s in seats]
+    if human is not None:
+        if not 0 <= human < n:
+            raise InputError(
+                f"there is no seat {human} with {n} players",
+                where="option --human",
+                fix=f"use a seat from 0 to {n - 1}",
+            )
+        seats[human] = HumanPlayer()
+        labels[human] = "human"
+    engine = Engine(spec, n, check_invariants=check_invariants)
+    result = play_match(engine, seats, seed, record=True)
+    rec = match_record(spec, result, seed=seed, bots=labels)
+    if record is not None:
+        atomic.write_text(record, record_json(rec))
+    winners = " and ".join(side_name(result.sides, w) for w in result.winners)
+    if as_json:
+        out = {
+            "rules": spec.id,
+            "players": n,
+            "seed": seed,
+            "bots": labels,
+            "totals": list(result.totals),
+            "winners": list(result.winners),
+            "rounds": [
+                {"end": r.end, "points": list(r.points), "clauses": list(r.clauses)}
+                for r in result.rounds
+            ],
+            "gaps": [g.situation for g in result.all_gaps()],
+            "record": str(record) if record else None,
+        }
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return
+    if not quiet:
+        typer.echo("\n".join(match_lines(spec, result, bots=labels)))
+        typer.echo(f"seed {seed}" + (f"; record written to {record}" if record else ""))
+    else:
+        typer.echo(f"{spec.id}: {winners} won, totals {list(result.totals)} (seed {seed})")
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[
+        Path, typer.Argument(help="A game record written by `deckgen rules play --record`.")
+    ],
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", help="Replay under these rules instead of the record's rules id."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a recorded game under its rules; exit 1 naming the first action that differs."""
+    from deckgen.engine.record import load_record, replay
+    from deckgen.rulespec import load_rules
+
+    rec = load_record(file)
+    spec = load_rules(rules if rules is not None else rec.rules.id)
+    report = replay(rec, spec=spec)
+    if as_json:
+        sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")
+    else:
+        if report.rules_changed:
+            typer.echo(
+                f"note: the rules '{spec.id}' changed since this record was made (hash differs)",
+                err=True,
+            )
+        typer.echo(("ok: " if report.ok else "MISMATCH: ") + report.message)
+    if not report.ok:
+        raise typer.Exit(1)

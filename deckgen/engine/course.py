@@ -1,0 +1,82 @@
+"""The course of a match as readable lines of text (what ``rules play`` prints).
+
+Takes a :class:`~deckgen.rulespec.RuleSpec` and a
+:class:`~deckgen.engine.results.MatchResult` played with ``record=True``; gives lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckgen.engine.results import END_BLOCKED, END_OUT, MatchResult, RoundResult
+from deckgen.rulespec import RuleSpec
+
+
+def side_name(sides: Sequence[Sequence[int]], i: int) -> str:
+    side = sides[i]
+    if len(side) == 1:
+        return f"seat {side[0]}"
+    return "team " + "+".join(str(s) for s in side)
+
+
+def round_lines(
+    spec: RuleSpec, r: RoundResult, number: int, sides: Sequence[Sequence[int]]
+) -> list[str]:
+    tiles = spec.dset.tiles
+    lines = [
+        f"Round {number}: seat {r.starter} starts"
+        + (f" (after {r.redeals} redeals)" if r.redeals else "")
+    ]
+    if r.deal is not None:
+        for s, hand in enumerate(r.deal.hands):
+            lines.append(f"  seat {s} holds " + " ".join(str(tiles[i]) for i in hand))
+        if r.deal.stock:
+            lines.append(f"  stock: {len(r.deal.stock)} tiles")
+    if r.turned_up >= 0:
+        lines.append(f"  start tile turned up: {tiles[r.turned_up]}")
+    for a in r.actions or []:
+        if a.kind == "lead":
+            lines.append(f"  seat {a.seat} leads {tiles[a.tile]}")
+        elif a.kind == "play":
+            lines.append(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} (end {a.end})")
+        elif a.kind == "draw":
+            lines.append(f"  seat {a.seat} draws {tiles[a.tile]}")
+        else:
+            lines.append(f"  seat {a.seat} passes")
+    if r.end == END_OUT:
+        how = f"seat {r.out_seat} went out"
+    elif r.end == END_BLOCKED:
+        how = "blocked: nobody can play"
+    else:
+        how = "only the stock reserve is left and the player to move cannot play"
+    lines.append(f"  round over: {how}")
+    lines.append(
+        "  left in hand: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(r.hand_values))
+    )
+    won = ", ".join(side_name(sides, w) for w in r.winners) or "nobody"
+    pts = ", ".join(f"{side_name(sides, i)} {p:+d}" for i, p in enumerate(r.points))
+    lines.append(f"  round won by {won}; points: {pts}")
+    for g in r.gaps:
+        lines.append(f"  GAP {g.situation}: {g.description} ({g.fallback})")
+    return lines
+
+
+def match_lines(spec: RuleSpec, m: MatchResult, *, bots: Sequence[str]) -> list[str]:
+    """Every round, its actions and scores, and the final result."""
+    lines = [
+        f"{spec.name('en')} ({spec.id}), {m.players} players: "
+        + ", ".join(f"seat {s} {b}" for s, b in enumerate(bots))
+    ]
+    for n, r in enumerate(m.rounds, start=1):
+        lines.extend(round_lines(spec, r, n, m.sides))
+        totals = m.totals_after[n - 1]
+        lines.append(
+            "  totals: " + ", ".join(f"{side_name(m.sides, i)} {v}" for i, v in enumerate(totals))
+        )
+    won = " and ".join(side_name(m.sides, w) for w in m.winners)
+    lines.append(
+        f"Match over after {len(m.rounds)} rounds: {won} {'win' if len(m.winners) > 1 else 'wins'}."
+    )
+    for g in m.gaps:
+        lines.append(f"GAP {g.situation}: {g.description} ({g.fallback})")
+    return lines

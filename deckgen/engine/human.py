@@ -1,0 +1,64 @@
+"""A person at the terminal as a player: hand, open ends and numbered moves shown,
+the move chosen by typing its number.
+
+Takes text streams (stdin/stdout by default, any file-like object in tests); gives a
+:class:`~deckgen.engine.players.Player`. Bad input is asked again; end of input stops
+the game with an :class:`~deckgen.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from deckgen.engine.players import Move, PlayerView
+from deckgen.engine.tables import bits
+from deckgen.errors import InputError
+
+
+class HumanPlayer:
+    name = "human"
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.inp = inp or sys.stdin
+        self.out = out or sys.stdout
+
+    def _say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        tiles = view.tables.tiles
+        hand = " ".join(str(tiles[i]) for i in bits(view.hand))
+        ends = " ".join(str(v) for v in view.ends) if view.ends else "(empty table)"
+        others = ", ".join(
+            f"seat {s}: {c} tiles" for s, c in enumerate(view.hand_counts) if s != view.seat
+        )
+        self._say("")
+        self._say(f"Your turn (seat {view.seat}). Open ends: {ends}. Stock: {view.stock_count}.")
+        self._say(f"Others: {others}.")
+        if view.drew:
+            self._say(f"You drew {view.drew} tile(s).")
+        self._say(f"Your hand: {hand}")
+        for k, m in enumerate(moves, start=1):
+            if m.is_pass:
+                self._say(f"  {k}. pass")
+            elif m.end < 0:
+                self._say(f"  {k}. lead {tiles[m.tile]}")
+            else:
+                self._say(f"  {k}. play {tiles[m.tile]} on the {m.value} (end {m.end})")
+        while True:
+            self.out.write(f"Move [1-{len(moves)}]: ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise InputError(
+                    "the input ended before the game did",
+                    where="standard input",
+                    fix="type the number of a move and press Enter",
+                )
+            text = line.strip()
+            if text.isdigit() and 1 <= int(text) <= len(moves):
+                return moves[int(text) - 1]
+            self._say(f"Please type a number from 1 to {len(moves)}.")

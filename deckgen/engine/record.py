@@ -1,0 +1,425 @@
+"""Game records: a versioned JSON file of a whole match, and replaying it under its rules.
+
+Takes a :class:`~deckgen.engine.results.MatchResult` played with ``record=True``;
+gives a JSON-ready dict (format in ``docs/game-record.md``). :func:`replay` plays a
+record again under its rules: the recorded deal, every recorded choice, and checks
+that every action is what the rules give and every score is what the rules give. It
+returns a :class:`ReplayReport` naming the first action that differs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from deckgen.engine.core import DealRejected, Engine, ReplayMismatch
+from deckgen.engine.match import match_over
+from deckgen.engine.players import Move, PlayerView
+from deckgen.engine.results import END_OUT, Action, DealRecord, Gap, MatchResult
+from deckgen.errors import SpecError
+from deckgen.paths import read_limited
+from deckgen.rulespec import RuleSpec, load_rules
+from deckgen.specfile import validate
+from deckgen.tiles import Tile
+
+RECORD_FORMAT = "deckgen-game-record"
+RECORD_VERSION = 1
+MAX_RECORD_BYTES = 50_000_000
+
+
+# ------------------------------------------------------------------ writing
+def _t(spec: RuleSpec, i: int) -> str:
+    return str(spec.dset.tiles[i])
+
+
+def action_json(spec: RuleSpec, a: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": a.seat, "act": a.kind}
+    if a.tile >= 0:
+        out["tile"] = _t(spec, a.tile)
+    if a.kind == "play":
+        out["end"] = a.end
+        out["on"] = a.value
+    return out
+
+
+def match_record(
+    spec: RuleSpec,
+    match: MatchResult,
+    *,
+    seed: int | None,
+    bots: Sequence[str],
+) -> dict[str, Any]:
+    """The JSON-ready record of ``match`` (played with ``record=True``)."""
+    rounds = []
+    for n, r in enumerate(match.rounds, start=1):
+        if r.deal is None or r.actions is None:
+            raise ValueError("the match was not played with record=True")
+        rounds.append(
+            {
+                "round": n,
+                "starter": r.starter,
+                "redeals": r.redeals,
+                "deal": {
+                    "hands": [[_t(spec, i) for i in h] for h in r.deal.hands],
+                    "stock": [_t(spec, i) for i in r.deal.stock],
+                    "dead": [_t(spec, i) for i in r.deal.dead],
+                },
+                "turned_up": _t(spec, r.turned_up) if r.turned_up >= 0 else None,
+                "actions": [action_json(spec, a) for a in r.actions],
+                "result": {
+                    "end": r.end,
+                    "out_seat": r.out_seat,
+                    "winners": list(r.winners),
+                    "points": list(r.points),
+                    "hand_values": list(r.hand_values),
+                    "clauses": list(r.clauses),
+                    "gaps": [g.situation for g in r.gaps],
+                },
+                "totals": list(match.totals_after[n - 1]),
+            }
+        )
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": {
+            "id": spec.id,
+            "sha256": spec.sha256,
+            "path": str(spec.path) if spec.path else None,
+        },
+        "players": match.players,
+        "seed": seed,
+        "bots": list(bots),
+        "sides": [list(s) for s in match.sides],
+        "rounds": rounds,
+        "result": {
+            "totals": list(match.totals),
+            "winners": list(match.winners),
+            "clauses": list(match.clauses),
+            "gaps": [g.situation for g in match.gaps],
+        },
+    }
+
+
+def record_json(record: dict[str, Any]) -> str:
+    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+
+# ------------------------------------------------------------------ reading
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RecAction(_Strict):
+    seat: int = Field(ge=0, le=7)
+    act: Literal["lead", "play", "draw", "pass"]
+    tile: str | None = None
+    end: int | None = Field(default=None, ge=0, le=10_000)
+    on: int | None = None
+
+
+class RecDeal(_Strict):
+    hands: list[list[str]]
+    stock: list[str]
+    dead: list[str]
+
+
+class RecRoundResult(_Strict):
+    end: Literal["out", "blocked", "reserve"]
+    out_seat: int
+    winners: list[int]
+    points: list[int]
+    hand_values: list[int]
+    clauses: list[str] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+
+
+class RecRound(_Strict):
+    round: int
+    starter: int
+    redeals: int = 0
+    deal: RecDeal
+    turned_up: str | None
+    actions: list[RecAction] = Field(max_length=200_000)
+    result: RecRoundResult
+    totals: list[int]
+
+
+class RecRules(_Strict):
+    id: str
+    sha256: str
+    path: str | None = None
+
+
+class RecMatchResult(_Strict):
+    totals: list[int]
+    winners: list[int]
+    clauses: list[str] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+
+
+class GameRecord(_Strict):
+    format: Literal["deckgen-game-record"]
+    version: Literal[1]
+    rules: RecRules
+    players: int = Field(ge=2, le=8)
+    seed: int | None = None
+    bots: list[str] = Field(default_factory=list)
+    sides: list[list[int]]
+    rounds: list[RecRound] = Field(min_length=1, max_length=1000)
+    result: RecMatchResult
+
+
+def load_record(path: str | Path) -> GameRecord:
+    """Read and validate a record file (SpecError when it is not a valid record)."""
+    path = Path(path)
+    raw = read_limited(path, max_bytes=MAX_RECORD_BYTES, what="game record", where=str(path))
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SpecError(
+            f"the game record is not valid JSON: {exc}",
+            where=str(path),
+            fix="give a file written by `deckgen rules play --record`",
+        ) from None
+    if not isinstance(data, dict):
+        raise SpecError("the game record is not a JSON object", where=str(path))
+    return validate(GameRecord, data, path=path, what="game record")
+
+
+# ------------------------------------------------------------------ replaying
+@dataclass
+class ReplayReport:
+    """The outcome of a replay: ``ok``, or the first difference."""
+
+    ok: bool
+    rounds: int
+    actions: int
+    message: str
+    round_no: int = 0
+    action_no: int = 0
+    """1-based number of the first differing action in its round (0: not an action)."""
+    rules_changed: bool = False
+
+
+class _Script:
+    """The recorded choices of a round, handed out in order to scripted players."""
+
+    def __init__(
+        self,
+        spec: RuleSpec,
+        actions: list[RecAction],
+        index: dict[str, int],
+        produced: list[Action],
+    ) -> None:
+        self.spec = spec
+        self.actions = actions
+        self.index = index
+        self.produced = produced
+
+    def next_choice(self, seat: int, moves: Sequence[Move]) -> Move:
+        k = len(self.produced)  # the engine's next action is the choice
+        if k >= len(self.actions):
+            raise ReplayMismatch(k, f"the record has no more actions, but seat {seat} is to move")
+        rec = self.actions[k]
+        if rec.seat != seat:
+            raise ReplayMismatch(
+                k, f"the record has seat {rec.seat} acting, but seat {seat} is to move"
+            )
+        for m in moves:
+            if rec.act == "pass" and m.is_pass:
+                return m
+            if rec.act in ("lead", "play") and not m.is_pass:
+                tile = self.index.get(rec.tile or "")
+                if tile == m.tile and (rec.act == "lead" or rec.end == m.end):
+                    return m
+        raise ReplayMismatch(k, f"{_describe(rec)} is not a legal move here")
+
+
+class _Scripted:
+    name = "record"
+
+    def __init__(self, script: _Script) -> None:
+        self.script = script
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        return self.script.next_choice(view.seat, moves)
+
+
+def _describe(a: RecAction) -> str:
+    if a.act == "pass":
+        return f"seat {a.seat} passes"
+    if a.act == "draw":
+        return f"seat {a.seat} draws {a.tile}"
+    if a.act == "lead":
+        return f"seat {a.seat} leads {a.tile}"
+    return f"seat {a.seat} plays {a.tile} on end {a.end} ({a.on})"
+
+
+def _tile_index(spec: RuleSpec) -> dict[str, int]:
+    return {str(t): i for i, t in enumerate(spec.dset.tiles)}
+
+
+def _parse_tiles(spec: RuleSpec, names: list[str], index: dict[str, int], what: str) -> list[int]:
+    out = []
+    for name in names:
+        try:
+            key = str(Tile.parse(name))
+        except ValueError:
+            key = name
+        if key not in index:
+            raise ValueError(f"{what} holds '{name}', which is not a tile of {spec.dset.name}")
+        out.append(index[key])
+    return out
+
+
+def replay(record: GameRecord, *, spec: RuleSpec | None = None) -> ReplayReport:
+    """Play ``record`` again under its rules and compare everything."""
+    spec = spec or load_rules(record.rules.id)
+    changed = spec.sha256 != record.rules.sha256
+    n = record.players
+    if n not in spec.player_counts:
+        return ReplayReport(False, 0, 0, f"the rules '{spec.id}' do not allow {n} players")
+    engine = Engine(spec, n, check_invariants=True)
+    index = _tile_index(spec)
+    t = engine.t
+    totals = [0] * len(t.sides)
+    prev_starter = -1
+    prev_winner = -1
+    fired: set[str] = set()
+    gaps: list[Gap] = []
+    actions_checked = 0
+    rng = random.Random(0)
+    for rno, rec_round in enumerate(record.rounds, start=1):
+
+        def fail(message: str, action_no: int = 0, rno: int = rno) -> ReplayReport:
+            return ReplayReport(
+                False,
+                rno,
+                actions_checked,  # noqa: B023 (the count at the time of failing)
+                f"round {rno}: {message}",
+                rno,
+                action_no,
+                changed,
+            )
+
+        try:
+            hands = [
+                _parse_tiles(spec, h, index, f"hand {s}")
+                for s, h in enumerate(rec_round.deal.hands)
+            ]
+            stock = _parse_tiles(spec, rec_round.deal.stock, index, "the stock")
+            dead = _parse_tiles(spec, rec_round.deal.dead, index, "the dead tiles")
+        except ValueError as exc:
+            return fail(f"the deal is broken: {exc}")
+        every = [i for h in hands for i in h] + stock + dead
+        if len(hands) != n or any(len(h) != t.hand_size for h in hands):
+            return fail(f"the deal does not give {n} hands of {t.hand_size} tiles")
+        if sorted(every) != list(range(len(t.tiles))):
+            return fail("the deal does not hold every tile of the set exactly once")
+        if (stock and not t.stock_rest) or (dead and t.stock_rest):
+            return fail("the deal's stock and dead tiles do not fit the rules")
+        produced: list[Action] = []
+        script = _Script(spec, rec_round.actions, index, produced)
+        players = [_Scripted(script) for _ in range(n)]
+        error: ReplayMismatch | None = None
+        result = None
+        try:
+            result = engine.play_round(
+                rng,
+                players,
+                round_no=rno,
+                prev_starter=prev_starter,
+                prev_winner=prev_winner,
+                totals=tuple(totals),
+                deal=DealRecord(hands, stock, dead),
+                sink=produced,
+            )
+        except DealRejected:
+            return fail("the rules would have dealt this deal again")
+        except ReplayMismatch as exc:
+            error = exc
+        recorded = rec_round.actions
+        for k, a in enumerate(produced):
+            want = action_json(spec, a)
+            if k >= len(recorded):
+                return fail(
+                    f"action {k + 1}: the record ends, but the rules continue with "
+                    f"{_describe(RecAction(**want))}",
+                    k + 1,
+                )
+            got = recorded[k].model_dump(exclude_none=True)
+            if got != want:
+                return fail(
+                    f"action {k + 1} differs: the record has {_describe(recorded[k])}, "
+                    f"the rules give {_describe(RecAction(**want))}",
+                    k + 1,
+                )
+            actions_checked += 1
+        if error is not None:
+            return fail(f"action {error.index + 1}: {error}", error.index + 1)
+        assert result is not None
+        if len(recorded) > len(produced):
+            k = len(produced)
+            return fail(
+                f"action {k + 1}: the round is over under the rules, but the record goes on "
+                f"with {_describe(recorded[k])}",
+                k + 1,
+            )
+        want_turned = _t(spec, result.turned_up) if result.turned_up >= 0 else None
+        if rec_round.turned_up != want_turned:
+            return fail(f"the start tile is {want_turned}, the record has {rec_round.turned_up}")
+        if rec_round.starter != result.starter:
+            return fail(
+                f"seat {result.starter} starts under the rules, the record has {rec_round.starter}"
+            )
+        rr = rec_round.result
+        checks = [
+            ("end", rr.end, result.end),
+            ("out seat", rr.out_seat, result.out_seat),
+            ("winners", rr.winners, list(result.winners)),
+            ("points", rr.points, list(result.points)),
+            ("hand values", rr.hand_values, list(result.hand_values)),
+        ]
+        for label, have, want_v in checks:
+            if have != want_v:
+                return fail(f"the recorded {label} {have} differ from the rules' {want_v}")
+        for i, p in enumerate(result.points):
+            totals[i] += p
+        if rec_round.totals != totals:
+            return fail(f"the recorded totals {rec_round.totals} differ from {totals}")
+        prev_starter = result.starter
+        if result.end == END_OUT:
+            prev_winner = result.out_seat
+        elif len(result.winners) == 1:
+            prev_winner = t.sides[result.winners[0]][0]
+        else:
+            prev_winner = -1
+        over = match_over(engine, totals, rno, fired, gaps)
+        last = rno == len(record.rounds)
+        if over is not None and not last:
+            return fail("the match is over under the rules, but the record goes on")
+        if over is None and last:
+            return fail("the record ends, but the match is not over under the rules")
+        if last and over is not None and list(over) != record.result.winners:
+            return fail(
+                f"the match winners are {list(over)}, the record has {record.result.winners}"
+            )
+    if record.result.totals != totals:
+        return ReplayReport(
+            False, len(record.rounds), actions_checked,
+            f"the recorded final totals {record.result.totals} differ from {totals}",
+            rules_changed=changed,
+        )  # fmt: skip
+    return ReplayReport(
+        True,
+        len(record.rounds),
+        actions_checked,
+        f"{len(record.rounds)} rounds and {actions_checked} actions replay exactly",
+        rules_changed=changed,
+    )
