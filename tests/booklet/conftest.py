@@ -24,3 +24,13 @@ def labelled_pdf(pages: int, *, width_pt: float = 419.53, height_pt: float = 595
 @pytest.fixture
 def make_labelled_pdf():  # type: ignore[no-untyped-def]
     return labelled_pdf
+
+
+@pytest.fixture(scope="session")
+def card_domino_booklets(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """The card-domino booklets (A5, German and English, imposed too), made once."""
+    from deckgen.booklet.make import make_booklets
+
+    out = tmp_path_factory.mktemp("booklets")
+    paths = make_booklets("card-domino", out, langs=("de", "en"), impose=True, age=6)
+    return {p.name: p for p in paths}

@@ -1,0 +1,159 @@
+"""The short rules for the imprint card: the rules file's own sentences, cut to fit a card.
+
+Takes a :class:`~deckgen.rulespec.RuleSpec`, a language and a card (its size, or a
+loaded deck); gives the short rules text in the deck's simple markup (paragraphs,
+``**bold**``), the fullest of a few fixed selections of clauses that fits the imprint
+card at no less than the deck's minimum readable size (6 pt). When even the shortest
+selection does not fit, a SpecError says so and what to change. The deck receives the
+text from its caller (``render_cards(imprint_rules=...)`` /
+``build_deck(imprint_extra=...)``); it never reads rules files itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from deckgen.errors import SpecError
+from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.text import render
+
+if TYPE_CHECKING:
+    from deckgen.deck.spec import LoadedDeck
+
+MM = 72.0 / 25.4
+FOOTER_PT = 10.0
+"""Height the imprint card keeps for its footer line (as drawn by ``deck.imprint``)."""
+
+LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any")
+LEVELS: tuple[tuple[str, ...], ...] = (
+    (
+        "setup.deal",
+        *LEAD_CLAUSES,
+        "start.first",
+        "play.match",
+        "play.draw",
+        "play.draw_limit",
+        "play.play_drawn",
+        "end.out",
+        "end.reserve",
+        "end.blocked",
+        "score.out",
+        "score.bonus",
+        "score.blocked",
+        "match.end",
+    ),
+    (
+        "setup.deal",
+        *LEAD_CLAUSES,
+        "play.match",
+        "play.draw",
+        "play.draw_limit",
+        "end.out",
+        "score.out",
+        "score.bonus",
+        "match.end",
+    ),
+    ("play.match", "play.draw", "play.draw_limit", "end.reserve", "end.blocked", "match.end"),
+    ("play.draw", "play.draw_limit", "match.end"),
+    (),
+)
+"""Selections of clause ids, fullest first; each level prints the summary first."""
+
+
+def short_rules_variants(rules: RuleSpec, lang: str) -> list[str]:
+    """The short rules texts of ``rules`` in ``lang``, fullest first (no duplicates)."""
+    summary = render(rules.summary(lang), rules.text_params(lang))
+    out: list[str] = []
+    for level in LEVELS:
+        clauses = [rules.clause_text(cid, lang) for cid in level if rules.has_clause(cid)]
+        text = summary if not clauses else summary + "\n\n" + " ".join(clauses)
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def _imprint_text(deck_name: str, imprint_text: str, rules_text: str, lang: str) -> str:
+    heading = {"en": "Short rules", "de": "Kurzregeln"}[lang]
+    parts = [f"**{deck_name}**"]
+    if imprint_text.strip():
+        parts.append(imprint_text.strip())
+    parts.append(f"**{heading}**\n{rules_text}")
+    return "\n\n".join(parts)
+
+
+def short_rules(
+    rules: RuleSpec,
+    lang: str,
+    *,
+    card_width_mm: float,
+    card_height_mm: float,
+    safe_mm: float = 4.0,
+    deck_name: str = "",
+    imprint_text: str = "",
+) -> str:
+    """The fullest short rules text that fits a card of this size at a readable size.
+
+    The imprint card also carries ``deck_name`` and ``imprint_text``; they are measured
+    with the rules. Uses the deck's bundled font and its text fitting.
+    """
+    from deckgen.deck.fonts import load_fonts
+    from deckgen.deck.imprint import MAX_SIZE_PT
+    from deckgen.deck.textfit import MIN_READABLE_PT, fit_text
+
+    fonts = load_fonts()
+    width_pt = (card_width_mm - 2 * safe_mm) * MM
+    height_pt = (card_height_mm - 2 * safe_mm) * MM - FOOTER_PT
+    for text in short_rules_variants(rules, lang):
+        result = fit_text(
+            _imprint_text(deck_name or rules.name(lang), imprint_text, text, lang),
+            width_pt=width_pt,
+            height_pt=height_pt,
+            regular=fonts.regular,
+            bold=fonts.bold,
+            max_size=MAX_SIZE_PT,
+            min_size=MIN_READABLE_PT,
+        )
+        if result.fits:
+            return text
+    raise SpecError(
+        f"the short rules of '{rules.id}' do not fit on a {card_width_mm:g} x "
+        f"{card_height_mm:g} mm imprint card at the minimum readable size "
+        f"{MIN_READABLE_PT:g} pt, not even as the one-sentence summary",
+        where="imprint card",
+        fix="use a larger card size, shorten imprint.text, or leave the short rules off "
+        "the imprint card",
+    )
+
+
+def short_rules_for_deck(rules: RuleSpec, deck: LoadedDeck, *, lang: str | None = None) -> str:
+    """The fullest short rules text that the deck's own imprint card accepts.
+
+    Each candidate is checked by rendering the imprint card through the deck's public
+    API with ``strict_text=True`` (so the deck's fonts, card size and layout decide);
+    SpecError when none fits at the minimum readable size.
+    """
+    from deckgen.deck.render import render_cards
+
+    language = lang or deck.spec.language
+    if rules.dset != deck.dset:
+        raise SpecError(
+            f"the rules '{rules.id}' play {rules.dset.name} but the deck is {deck.dset.name}",
+            where=str(deck.path),
+            fix=f'use rules for {deck.dset.name} or set = "{rules.dset.name}" in the deck file',
+        )
+    last: SpecError | None = None
+    for text in short_rules_variants(rules, language):
+        try:
+            render_cards(deck, ["imprint"], fmt="pdf", imprint_rules=text, strict_text=True)
+        except SpecError as exc:
+            last = exc
+            continue
+        return text
+    raise SpecError(
+        f"the short rules of '{rules.id}' do not fit on the imprint card of "
+        f"{deck.spec.name} ({deck.width_mm:g} x {deck.height_mm:g} mm) at the minimum "
+        "readable size, not even as the one-sentence summary" + (f" ({last.what})" if last else ""),
+        where=str(deck.path),
+        fix="use a larger card size, shorten imprint.text, or leave the short rules off "
+        "the imprint card",
+    )

@@ -1,0 +1,105 @@
+"""Booklet content comes from the rules file: change a parameter, the text changes."""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+
+import pytest
+
+from deckgen.booklet.content import Extras, build_booklet
+from deckgen.booklet.html import PAGE_FORMATS, render_html
+from deckgen.booklet.play import example_round
+from deckgen.rulespec import list_rules, load_rules
+
+A5 = PAGE_FORMATS["a5"]
+
+
+def _text(rules, lang: str) -> str:  # type: ignore[no-untyped-def]
+    html = render_html(build_booklet(rules, lang, A5, Extras()), A5)
+    body = html.split("<body>", 1)[1]
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "change", "before", "after"),
+    [
+        (
+            "card-domino",
+            {"turn.draw_limit": 2},
+            {"en": "never more than 3 cards", "de": "höchstens 3 Karten"},
+            {"en": "never more than 2 cards", "de": "höchstens 2 Karten"},
+        ),
+        (
+            "card-domino",
+            {"deal.hand_size.4": 5},
+            {"en": "6 each with 4 players", "de": "je 6 bei 4 Spielern"},
+            {"en": "5 each with 4 players", "de": "je 5 bei 4 Spielern"},
+        ),
+        (
+            "card-domino",
+            {"scoring.out_bonus": 10},
+            {"en": "scores 5 plus points", "de": "erhält 5 Pluspunkte"},
+            {"en": "scores 10 plus points", "de": "erhält 10 Pluspunkte"},
+        ),
+        (
+            "card-domino",
+            {"match.rounds": 6},
+            {"en": "A game lasts 4 rounds", "de": "Gespielt werden 4 Runden"},
+            {"en": "A game lasts 6 rounds", "de": "Gespielt werden 6 Runden"},
+        ),
+    ],
+)
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_changed_parameter_changes_text(rules_id, change, before, after, lang) -> None:  # type: ignore[no-untyped-def]
+    rules = load_rules(rules_id)
+    old = _text(rules, lang)
+    new = _text(rules.with_changes(change), lang)
+    assert before[lang] in old and before[lang] not in new
+    assert after[lang] in new and after[lang] not in old
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_target_score_changes_text(lang: str) -> None:
+    rules = next(r for r in list_rules() if r.params.match.end == "target")
+    target = rules.params.match.target
+    old = _text(rules, lang)
+    new = _text(rules.with_changes({"match.target": target + 37}), lang)
+    assert str(target + 37) in new and str(target + 37) not in old
+
+
+def test_every_clause_is_printed() -> None:
+    for rules in list_rules():
+        for lang in ("de", "en"):
+            text = _text(rules, lang)
+            for section in rules.sections(lang):
+                for clause in section.clauses:
+                    assert re.sub(r"\s+", " ", clause.text) in text, (rules.id, clause.id)
+            for note in rules.notes(lang):
+                assert re.sub(r"\s+", " ", note.decision) in text
+
+
+def test_user_text_is_escaped() -> None:
+    rules = load_rules("card-domino").with_changes(
+        {"name.en": '<img src="file:///etc/passwd"> & <b>Bold</b>'}
+    )
+    html = render_html(build_booklet(rules, "en", A5, Extras()), A5)
+    assert '<img src="file:///etc/passwd">' not in html
+    assert "&lt;img src=&#34;file:///etc/passwd&#34;&gt; &amp; &lt;b&gt;Bold&lt;/b&gt;" in html
+
+
+@pytest.mark.parametrize("rules_id", [r.id for r in list_rules() if r.params.board.shape == "line"])
+def test_worked_example_adds_up(rules_id: str) -> None:
+    rules = load_rules(rules_id)
+    ex = example_round(rules)
+    assert ex is not None
+    values = rules.params.scoring.tile_values
+    sums = tuple(sum(values.get(str(t), t.pips) for t in hand) for hand in ex.hands)
+    assert sums == ex.hand_values  # our bookkeeping of the round agrees with the engine
+    assert ex.placements and all(
+        p.board.line[i][1] == p.board.line[i + 1][0]
+        for p in ex.placements
+        for i in range(len(p.board.line) - 1)
+    )
+    if ex.end == "out":
+        assert ex.hands[ex.out_seat] == ()

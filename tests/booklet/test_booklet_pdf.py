@@ -1,0 +1,152 @@
+"""The booklet PDFs of a real rules file: text, outline, contents, tags, fonts, pixels."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pypdf
+import pypdfium2 as pdfium
+import pytest
+
+from deckgen.rulespec import load_rules
+
+
+def _texts(path: Path) -> list[str]:
+    doc = pdfium.PdfDocument(str(path))
+    return [page.get_textpage().get_text_range() for page in doc]
+
+
+def _flat(text: str) -> str:
+    """Page text with hyphenation undone and whitespace collapsed."""
+    text = re.sub(r"[\u2010\u00ad-]\s*[\r\n]+\s*", "", text)
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_rule_numbers_in_text(card_domino_booklets, lang: str) -> None:  # type: ignore[no-untyped-def]
+    rules = load_rules("card-domino")
+    text = _flat(" ".join(_texts(card_domino_booklets[f"booklet-{lang}.pdf"])))
+    for sentence in (
+        rules.clause_text("play.draw_limit", lang),
+        rules.clause_text("score.bonus", lang),
+        rules.clause_text("match.end", lang),
+        rules.clause_text("setup.deal", lang),
+    ):
+        assert _flat(sentence) in text
+    hand = {
+        "de": "je 7 bei 2 oder 3 Spielern und je 6 bei 4 Spielern",
+        "en": "7 each with 2 or 3 players and 6 each with 4 players",
+    }[lang]
+    assert hand in text
+    limit = {"de": "höchstens 3 Karten", "en": "never more than 3 cards"}[lang]
+    assert limit in text
+    bonus = {"de": "erhält 5 Pluspunkte", "en": "scores 5 plus points"}[lang]
+    assert bonus in text
+
+
+def test_page_footer_and_running_header(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    for lang, label in (("de", "Seite {} von {}"), ("en", "Page {} of {}")):
+        pages = _texts(card_domino_booklets[f"booklet-{lang}.pdf"])
+        assert len(pages) >= 6
+        for number, text in enumerate(pages[1:], start=2):
+            assert label.format(number, len(pages)) in text
+        assert label.format(1, len(pages)) not in pages[0]  # the title page has none
+
+
+def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    path = card_domino_booklets["booklet-en.pdf"]
+    reader = pypdf.PdfReader(path)
+    top = [item for item in reader.outline if not isinstance(item, list)]
+    titles = [item.title for item in top]
+    assert titles[0] == "Card Domino"
+    expected = [
+        "Components",
+        "Aim of the game",
+        "Setting up",
+        "Playing",
+        "End of a round and scoring",
+        "End of the game and ties",
+        "Notes on these rules",
+        "Quick reference",
+    ]
+    assert titles[1:] == expected
+    pages = _texts(path)
+    contents = pages[1]
+    for item in top[1:]:
+        page_no = reader.get_destination_page_number(item) + 1
+        assert re.search(re.escape(item.title) + r"[ .]*" + str(page_no), _flat(contents))
+        assert item.title.upper() in pages[page_no - 1].upper()
+    assert "Quick reference" in pages[-1]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_tagged_pdf_ua_with_embedded_fonts(card_domino_booklets, lang: str) -> None:  # type: ignore[no-untyped-def]
+    reader = pypdf.PdfReader(card_domino_booklets[f"booklet-{lang}.pdf"])
+    root = reader.trailer["/Root"]
+    assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
+    assert root["/Lang"] == lang
+    assert "pdfuaid" in root["/Metadata"].get_object().get_data().decode()
+    fonts = 0
+    for page in reader.pages:
+        for font in page["/Resources"].get("/Font", {}).values():
+            font = font.get_object()
+            for desc in font.get("/DescendantFonts", [font]):
+                fd = desc.get_object().get("/FontDescriptor")
+                if fd is not None:
+                    fonts += 1
+                    assert any(
+                        k in fd.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")
+                    )
+    assert fonts > 0
+
+
+def test_pictures_are_real_cards_and_small(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    path = card_domino_booklets["booklet-en.pdf"]
+    reader = pypdf.PdfReader(path)
+    images = {img.data for page in reader.pages for img in page.images}
+    assert len(images) == 5  # the cover card and four tiles, each embedded once
+    assert path.stat().st_size < 300_000
+
+
+def test_title_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    doc = pdfium.PdfDocument(str(card_domino_booklets["booklet-de.pdf"]))
+    im = doc[0].render(scale=72 / 72).to_pil().convert("RGB")
+    w, h = im.size
+    assert im.getpixel((3, 3)) == pytest.approx((122, 31, 43), abs=3)  # the cover colour
+    # the tile art panel: light, with dark pips in its middle
+    panel = im.crop((w // 4, int(h * 0.33), 3 * w // 4, int(h * 0.43)))
+    colours = panel.getcolors(maxcolors=100000) or []
+    dark = sum(n for n, c in colours if sum(c) < 150)
+    light = sum(n for n, c in colours if sum(c) > 700)
+    assert dark > 50 and light > panel.width * panel.height * 0.3
+
+
+def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    from deckgen.booklet.imposition import padded_sequence, sheet_sides
+
+    single = pypdf.PdfReader(card_domino_booklets["booklet-en.pdf"])
+    n = len(single.pages)
+    doc = pdfium.PdfDocument(str(card_domino_booklets["booklet-en-print.pdf"]))
+    seq = padded_sequence(n)
+    sides = sheet_sides(len(seq))
+    assert len(doc) == len(sides)
+    for page, (left, right) in zip(doc, sides, strict=True):
+        w, h = page.get_size()
+        assert w == pytest.approx(2 * 419.53, abs=0.1)
+        tp = page.get_textpage()
+        for position, (x0, x1) in ((left, (0, w / 2)), (right, (w / 2, w))):
+            text = tp.get_text_bounded(x0, 0, x1, h)
+            number = seq[position - 1]
+            if number is None:
+                assert text.strip() == ""
+            elif number > 1:
+                assert f"Page {number} of {n}" in text
+            else:
+                assert "Card Domino" in text
+
+
+def test_pdf_is_byte_stable_enough_to_reparse(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    data = card_domino_booklets["booklet-de.pdf"].read_bytes()
+    assert pypdf.PdfReader(io.BytesIO(data)).metadata.title.startswith("Karten-Domino")

@@ -1,0 +1,66 @@
+"""Short rules for the imprint card: fit every preset, fail clearly when they cannot."""
+
+from __future__ import annotations
+
+import pytest
+
+from deckgen.booklet.shortrules import short_rules, short_rules_for_deck, short_rules_variants
+from deckgen.deck.presets import all_presets
+from deckgen.errors import SpecError
+from deckgen.rulespec import list_rules, load_rules
+
+
+@pytest.mark.parametrize("preset", all_presets(), ids=lambda p: p.name)
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_fits_every_preset(preset, lang: str) -> None:  # type: ignore[no-untyped-def]
+    for rules in list_rules():
+        text = short_rules(
+            rules,
+            lang,
+            card_width_mm=preset.card_width_mm,
+            card_height_mm=preset.card_height_mm,
+            safe_mm=preset.safe_mm,
+        )
+        assert text in short_rules_variants(rules, lang)
+        assert text.startswith(short_rules_variants(rules, lang)[-1])  # the summary leads
+
+
+def test_text_comes_from_the_rules_file() -> None:
+    rules = load_rules("card-domino")
+    changed = rules.with_changes({"turn.draw_limit": 2})
+    for lang in ("de", "en"):
+        old, new = short_rules_variants(rules, lang), short_rules_variants(changed, lang)
+        assert all("3" in t for t in old) and old != new
+        assert rules.clause_text("play.draw_limit", lang) in old[0]
+        assert changed.clause_text("play.draw_limit", lang) in new[0]
+
+
+def test_a_bigger_card_gets_fuller_rules() -> None:
+    rules = load_rules("card-domino")
+    small = short_rules(rules, "en", card_width_mm=44, card_height_mm=67)
+    big = short_rules(rules, "en", card_width_mm=70, card_height_mm=120)
+    variants = short_rules_variants(rules, "en")
+    assert variants.index(big) < variants.index(small)
+
+
+def test_too_small_fails_clearly() -> None:
+    rules = load_rules("card-domino")
+    with pytest.raises(SpecError) as err:
+        short_rules(rules, "de", card_width_mm=35, card_height_mm=40, imprint_text="Verlag " * 60)
+    message = str(err.value)
+    assert "minimum readable size 6 pt" in message and "card-domino" in message
+    assert "larger card" in message
+
+
+def test_checked_by_the_deck_itself() -> None:
+    from deckgen.booklet.make import demo_deck
+    from deckgen.deck.render import render_cards
+
+    rules = load_rules("card-domino")
+    deck = demo_deck(rules, "en")
+    text = short_rules_for_deck(rules, deck)
+    render_cards(deck, ["imprint"], imprint_rules=text, strict_text=True)  # fits
+    fuller = short_rules_variants(rules, "en")
+    assert fuller.index(text) > 0  # the demo card is too small for the fullest text
+    with pytest.raises(SpecError, match="minimum readable size"):
+        render_cards(deck, ["imprint"], imprint_rules=fuller[0], strict_text=True)
