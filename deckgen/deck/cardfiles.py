@@ -11,7 +11,7 @@ Takes the deck build's ``cards.pdf`` and ``back.pdf``; gives
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -94,9 +94,14 @@ def split_cards(
     *,
     crop_marks: bool = False,
     colour_space: Literal["rgb", "cmyk"] = "rgb",
+    finish: Callable[[pikepdf.Pdf], None] | None = None,
     reporter: Reporter | None = None,
 ) -> list[Path]:
-    """Write page i of ``cards_pdf`` to ``targets[i]`` and the back to ``back_target``."""
+    """Write page i of ``cards_pdf`` to ``targets[i]`` and the back to ``back_target``.
+
+    ``finish`` is called on each single-card document before it is saved (to add an
+    output intent, for example).
+    """
     cards = open_card_pdf(cards_pdf, what="card PDF")
     back = open_card_pdf(back_pdf, what="back PDF")
     deck_geometry(cards, back, cards_name=cards_pdf.name)
@@ -106,18 +111,27 @@ def split_cards(
     if reporter:
         reporter.start("writing one PDF per card", len(targets) + 1)
     written = []
-    for index, target in enumerate(targets):
-        written.append(save_pdf(_single(cards, index, marks=crop_marks, cmyk=cmyk), target))
+    jobs = [(cards, index, target) for index, target in enumerate(targets)]
+    jobs.append((back, 0, back_target))
+    for src, index, target in jobs:
+        single = _single(src, index, marks=crop_marks, cmyk=cmyk)
+        if finish is not None:
+            finish(single)
+        written.append(save_pdf(single, target))
         if reporter:
             reporter.advance()
-    written.append(save_pdf(_single(back, 0, marks=crop_marks, cmyk=cmyk), back_target))
     if reporter:
-        reporter.advance()
         reporter.finish()
     return written
 
 
-def interleave_back_front(cards_pdf: Path, back_pdf: Path, target: Path) -> Path:
+def interleave_back_front(
+    cards_pdf: Path,
+    back_pdf: Path,
+    target: Path,
+    *,
+    finish: Callable[[pikepdf.Pdf], None] | None = None,
+) -> Path:
     """One PDF with pages back, front, back, front ... in deck order."""
     import pikepdf
 
@@ -134,4 +148,6 @@ def interleave_back_front(cards_pdf: Path, back_pdf: Path, target: Path) -> Path
             out.pages.append(pikepdf.Page(out.make_indirect(again)))
         out.pages.append(cards.pages[index])
         _set_boxes(out.pages[-1])
+    if finish is not None:
+        finish(out)
     return save_pdf(out, target)

@@ -78,21 +78,67 @@ def _transforms(profile: str) -> tuple[ImageCms.ImageCmsTransform, ImageCms.Imag
     return images, flat
 
 
-def rgb_image_to_cmyk(image: Image.Image, profile: Path | None = None) -> Image.Image:
-    """An RGB PIL image converted to CMYK through the profile (perceptual)."""
+PROFILE_INK_LIMIT = 300.0
+"""The total ink the shipped profile already keeps to (``colprof -l300``)."""
+
+
+def rgb_image_to_cmyk(
+    image: Image.Image, profile: Path | None = None, *, max_ink_percent: float | None = None
+) -> Image.Image:
+    """An RGB PIL image converted to CMYK through the profile (perceptual), its total
+    ink kept to ``max_ink_percent`` if that is below the profile's own limit."""
     from PIL import ImageCms
 
     transform = _transforms(str(profile or profile_path()))[0]
     result = ImageCms.applyTransform(image.convert("RGB"), transform)
     assert result is not None
+    if max_ink_percent is not None and max_ink_percent < PROFILE_INK_LIMIT:
+        result = limit_ink(result, max_ink_percent)
     return result
+
+
+def limit_ink(image: Image.Image, max_percent: float) -> Image.Image:
+    """Keep C+M+Y+K of every pixel at or below ``max_percent`` by scaling C, M and Y
+    down where the sum is too high (black is kept: it carries the detail)."""
+    from PIL import Image, ImageMath
+
+    limit = max_percent / 100 * 255
+    c, m, y, k = (band.convert("F") for band in image.split())
+    factor = ImageMath.lambda_eval(
+        lambda a: a["min"](
+            a["max"](limit - a["k"], 0.0) / a["max"](a["c"] + a["m"] + a["y"], 1.0), 1.0
+        ),
+        c=c,
+        m=m,
+        y=y,
+        k=k,
+    )
+    scaled = [
+        ImageMath.lambda_eval(lambda a: a["ch"] * a["f"], ch=ch, f=factor).convert("L")  # type: ignore[union-attr]
+        for ch in (c, m, y)
+    ]
+    return Image.merge("CMYK", [*scaled, k.convert("L")])
+
+
+def limit_ink_colour(
+    cmyk: tuple[float, float, float, float], max_percent: float
+) -> tuple[float, float, float, float]:
+    """The same ink limit for one colour (components 0..1)."""
+    c, m, y, k = cmyk
+    limit = max_percent / 100
+    cmy = c + m + y
+    if cmy + k <= limit or cmy <= 0:
+        return cmyk
+    factor = max(limit - k, 0.0) / cmy
+    return (round(c * factor, 4), round(m * factor, 4), round(y * factor, 4), k)
 
 
 class _ColourCache:
     """sRGB colours (0..1 floats) to CMYK (0..1 floats), converted once each."""
 
-    def __init__(self, profile: Path) -> None:
+    def __init__(self, profile: Path, max_ink_percent: float | None = None) -> None:
         self.transform = _transforms(str(profile))[1]
+        self.max_ink = max_ink_percent
         self.cache: dict[tuple[int, int, int], tuple[float, float, float, float]] = {}
 
     def __call__(self, rgb: tuple[float, float, float]) -> tuple[float, float, float, float]:
@@ -108,12 +154,15 @@ class _ColourCache:
             assert out is not None
             values = out.getpixel((0, 0))
             assert isinstance(values, tuple)
-            self.cache[key3] = (
+            converted = (
                 round(values[0] / 255, 4),
                 round(values[1] / 255, 4),
                 round(values[2] / 255, 4),
                 round(values[3] / 255, 4),
             )
+            if self.max_ink is not None and self.max_ink < PROFILE_INK_LIMIT:
+                converted = limit_ink_colour(converted, self.max_ink)
+            self.cache[key3] = converted
         return self.cache[key3]
 
 
@@ -197,7 +246,32 @@ def _convert_function(func: Any, colours: _ColourCache) -> bool:
     return False
 
 
-def _convert_image(obj: pikepdf.Stream, profile: Path, result: CmykResult, name: str) -> None:
+def image_pixels(obj: pikepdf.Stream) -> Image.Image:
+    """An image XObject's own pixels, without applying its soft mask."""
+    import warnings
+
+    import pikepdf
+    from PIL import Image
+
+    space = obj.get("/ColorSpace")
+    modes = {"/DeviceRGB": "RGB", "/DeviceCMYK": "CMYK", "/DeviceGray": "L"}
+    mode = modes.get(str(space)) if isinstance(space, pikepdf.Name) else None
+    if (
+        mode is not None
+        and int(obj.get("/BitsPerComponent", 8)) == 8
+        and "/Decode" not in obj
+        and pikepdf.PdfImage(obj).filters in ([], ["/FlateDecode"])
+    ):
+        size = (int(obj.Width), int(obj.Height))
+        return Image.frombytes(mode, size, obj.read_bytes())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pikepdf.PdfImage(obj).as_pil_image()
+
+
+def _convert_image(
+    obj: pikepdf.Stream, profile: Path, result: CmykResult, name: str, max_ink: float | None
+) -> None:
     import pikepdf
 
     image = pikepdf.PdfImage(obj)
@@ -209,11 +283,11 @@ def _convert_image(obj: pikepdf.Stream, profile: Path, result: CmykResult, name:
     if not rgb:
         return
     try:
-        pil = image.as_pil_image()
+        pil = image_pixels(obj)
     except (pikepdf.PdfError, NotImplementedError, ValueError) as exc:
         result.left_rgb.append(f"image {name} could not be decoded ({exc})")
         return
-    cmyk = rgb_image_to_cmyk(pil, profile)
+    cmyk = rgb_image_to_cmyk(pil, profile, max_ink_percent=max_ink)
     obj.write(zlib.compress(cmyk.tobytes(), 6), filter=pikepdf.Name.FlateDecode)
     obj.ColorSpace = pikepdf.Name.DeviceCMYK
     obj.BitsPerComponent = 8
@@ -223,12 +297,15 @@ def _convert_image(obj: pikepdf.Stream, profile: Path, result: CmykResult, name:
     result.images_converted += 1
 
 
-def convert_document(pdf: pikepdf.Pdf, *, profile: Path | None = None) -> CmykResult:
-    """Convert ``pdf`` in place to CMYK and add the output intent."""
+def convert_document(
+    pdf: pikepdf.Pdf, *, profile: Path | None = None, max_ink_percent: float | None = None
+) -> CmykResult:
+    """Convert ``pdf`` in place to CMYK (total ink at most ``max_ink_percent``, if
+    given) and add the output intent."""
     import pikepdf
 
     profile = profile or profile_path()
-    colours = _ColourCache(profile)
+    colours = _ColourCache(profile, max_ink_percent)
     result = CmykResult()
     seen_streams: set[tuple[int, int]] = set()
 
@@ -250,7 +327,7 @@ def convert_document(pdf: pikepdf.Pdf, *, profile: Path | None = None) -> CmykRe
             key = obj.objgen
             if key not in seen_streams:
                 seen_streams.add(key)
-                _convert_image(obj, profile, result, f"{key[0]} {key[1]} R")
+                _convert_image(obj, profile, result, f"{key[0]} {key[1]} R", max_ink_percent)
         elif isinstance(obj, pikepdf.Stream) and subtype == pikepdf.Name.Form:
             convert_stream_owner(obj, obj, obj.get("/Resources"))
         elif isinstance(obj, pikepdf.Stream) and obj.get("/PatternType") == 1:
@@ -275,12 +352,18 @@ def convert_document(pdf: pikepdf.Pdf, *, profile: Path | None = None) -> CmykRe
     return result
 
 
+@lru_cache(maxsize=4)
+def _profile_bytes(path: str) -> bytes:
+    """The profile, Flate-compressed once (it is embedded in every CMYK file)."""
+    return zlib.compress(Path(path).read_bytes(), 9)
+
+
 def add_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
     """Embed the CMYK profile as the document's PDF/X output intent (FOGRA39)."""
     import pikepdf
 
-    profile = profile or profile_path()
-    icc = pdf.make_stream(profile.read_bytes())
+    icc = pdf.make_stream(_profile_bytes(str(profile or profile_path())))
+    icc.Filter = pikepdf.Name.FlateDecode
     icc.N = 4
     intent = pikepdf.Dictionary(
         Type=pikepdf.Name.OutputIntent,
@@ -295,13 +378,19 @@ def add_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
     pdf.docinfo[pikepdf.Name.Trapped] = pikepdf.Name.False_
 
 
-def convert_pdf(source: Path, target: Path, *, profile: Path | None = None) -> CmykResult:
+def convert_pdf(
+    source: Path,
+    target: Path,
+    *,
+    profile: Path | None = None,
+    max_ink_percent: float | None = None,
+) -> CmykResult:
     """Read ``source``, convert it to CMYK, write ``target`` atomically."""
     import pikepdf
 
     from deckgen.deck.pdfout import save_pdf
 
     with pikepdf.open(source) as pdf:
-        result = convert_document(pdf, profile=profile)
+        result = convert_document(pdf, profile=profile, max_ink_percent=max_ink_percent)
         save_pdf(pdf, target)
     return result

@@ -289,8 +289,10 @@ def _image_ink(obj: pikepdf.Stream, cache: dict[tuple[int, int], float]) -> floa
     key = obj.objgen
     if key in cache:
         return cache[key]
+    from deckgen.deck.cmyk import image_pixels
+
     try:
-        image = pikepdf.PdfImage(obj).as_pil_image()
+        image = image_pixels(obj)
     except (pikepdf.PdfError, NotImplementedError, ValueError):
         cache[key] = 0.0
         return 0.0

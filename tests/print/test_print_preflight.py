@@ -77,3 +77,13 @@ def test_rgb_in_cmyk_job_and_ink(checked_deck: Path, tmp_path: Path) -> None:
         tmp_path / "cmyk.pdf", ["a", "b"], PreflightRules(cmyk=True, max_ink_percent=400)
     )
     assert not relaxed.by_kind("ink-over-limit")
+
+
+def test_ink_limit_applied_when_converting(tmp_path: Path) -> None:
+    dark = Image.new("RGB", (200, 200), (10, 10, 20))
+    cards, _ = make_deck_pdfs(tmp_path / "dark", ["a", "b"], pictures={1: (dark, 30.0)})
+    convert_pdf(cards, tmp_path / "cmyk240.pdf", max_ink_percent=240)
+    report = preflight_pdf(
+        tmp_path / "cmyk240.pdf", ["a", "b"], PreflightRules(cmyk=True, max_ink_percent=240)
+    )
+    assert not report.by_kind("ink-over-limit")

@@ -1,0 +1,297 @@
+"""The print outputs of a deck build: sheets, per-card files, PNGs, CMYK, preflight.
+
+Takes a folder that holds the deck build's ``cards.pdf`` and ``back.pdf``, the card
+labels in deck order (``cover``, ``0-0`` ... ``imprint``) and :class:`PrintOptions`
+(a vendor preset and/or explicit choices); writes into that folder, in this order:
+
+1. ``png/`` one PNG per card plus the back, at the preset's dpi (from the sRGB cards);
+2. for a CMYK job, ``cards.pdf`` and ``back.pdf`` converted in place (pictures through
+   the ICC profile, vector colours, total ink limit, output intent);
+3. ``cards/`` one PDF per card plus the back (MeinSpiel);
+4. the back/front interleaved PDF (DriveThruCards);
+5. ``sheets.pdf`` (fronts and backs for duplex) and ``calibration.pdf``;
+6. ``preflight.json``, the preflight of ``cards.pdf`` and ``back.pdf``.
+
+Gives the files written (relative paths, kinds, page counts) for ``manifest.json``,
+and the preflight report. Every file goes through :mod:`deckgen.atomic`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from deckgen.atomic import write_text
+from deckgen.deck.imposition import SheetOptions, layout_for
+from deckgen.deck.preflight import PreflightReport, PreflightRules, preflight_pdf
+from deckgen.deck.presets import SheetSettings, VendorPreset
+from deckgen.errors import InputError
+from deckgen.progress import CollectingReporter, Reporter
+
+CARD_FILE_PATTERN = "{number:03d}-{label}"
+DEFAULT_DPI = 300
+HOME_SHEET_BLEED_MM = 1.0
+"""Without a preset's sheet settings, cards keep this much bleed on a sheet when that
+fits more cards than their full bleed (nine poker cards on A4 instead of six)."""
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """What to make. ``None`` means: as the preset says (or the built-in default)."""
+
+    preset: VendorPreset | None = None
+    sheets: str | None = None
+    duplex: Literal["long", "short"] | None = None
+    marks: Literal["crop", "cut", "none"] | None = None
+    png: bool = False
+    cmyk: bool | None = None
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    workers: int | None = None
+    preflight: bool = True
+    safe_mm: float = 4.0
+    """The deck's own safe margin (a preset's is used when it has one)."""
+
+
+@dataclass(frozen=True)
+class PrintFile:
+    """A file written, relative to the output folder."""
+
+    path: str
+    kind: str
+    pages: int | None = None
+
+
+@dataclass
+class PrintResult:
+    files: list[PrintFile] = field(default_factory=list)
+    preflight: PreflightReport | None = None
+    cmyk: bool = False
+    cards_per_sheet: int | None = None
+
+
+def wants_cmyk(options: PrintOptions) -> bool:
+    if options.cmyk is not None:
+        return options.cmyk
+    return options.preset is not None and options.preset.colour_space == "cmyk"
+
+
+def planned_outputs(options: PrintOptions) -> list[str]:
+    """The print outputs these options ask for, in the order they are made."""
+    wanted = set(options.preset.outputs) if options.preset else set()
+    if options.sheets:
+        wanted.add("sheets")
+    if options.png:
+        wanted.add("card-pngs")
+    order = ["card-pngs", "card-pdfs", "interleaved-pdf", "sheets"]
+    return [o for o in order if o in wanted]
+
+
+def _names(labels: Sequence[str], preset: VendorPreset | None, ext: str) -> list[str]:
+    if preset is not None:
+        return [preset.card_file_name(i + 1, label, ext) for i, label in enumerate(labels)]
+    return [
+        f"{CARD_FILE_PATTERN.format(number=i + 1, label=label)}.{ext}"
+        for i, label in enumerate(labels)
+    ]
+
+
+def _back_name(preset: VendorPreset | None, ext: str) -> str:
+    return preset.back_file_name(ext) if preset is not None else f"back.{ext}"
+
+
+def _sheet_options(
+    options: PrintOptions, card_mm: tuple[float, float], card_bleed: float
+) -> SheetOptions:
+    preset_sheet = options.preset.sheet if options.preset and options.preset.sheet else None
+    base = preset_sheet or SheetSettings()
+    paper = options.sheets or base.paper
+    duplex = options.duplex or base.duplex
+    marks = options.marks or base.marks
+    colour: Literal["rgb", "cmyk"] = "cmyk" if wants_cmyk(options) else "rgb"
+
+    def build(bleed: float | None) -> SheetOptions:
+        return SheetOptions(
+            paper=paper,
+            duplex=duplex,
+            marks=marks,
+            back_offset_mm=options.back_offset_mm,
+            bleed_mm=bleed,
+            gutter_mm=base.gutter_mm,
+            margin_mm=base.margin_mm,
+            colour_space=colour,
+        )
+
+    if preset_sheet is not None:
+        return build(preset_sheet.bleed_mm)
+    full = build(None)
+    home = build(min(HOME_SHEET_BLEED_MM, card_bleed))
+    try:
+        full_count = layout_for(card_mm, card_bleed, full).per_sheet
+    except InputError:
+        full_count = 0
+    home_count = layout_for(card_mm, card_bleed, home).per_sheet
+    return home if home_count > full_count else full
+
+
+def make_print_outputs(
+    folder: Path,
+    labels: Sequence[str],
+    options: PrintOptions,
+    *,
+    reporter: Reporter | None = None,
+) -> PrintResult:
+    """Make the print outputs for the cards in ``folder`` (see the module docstring)."""
+    import pikepdf
+
+    from deckgen.deck.cardpages import deck_geometry, open_card_pdf
+    from deckgen.deck.pdfout import save_pdf
+
+    reporter = reporter or CollectingReporter()
+    cards_pdf, back_pdf = folder / "cards.pdf", folder / "back.pdf"
+    result = PrintResult(cmyk=wants_cmyk(options))
+    preset = options.preset
+    outputs = planned_outputs(options)
+    with (
+        open_card_pdf(cards_pdf, what="card PDF") as cards,
+        open_card_pdf(back_pdf, what="back PDF") as back,
+    ):
+        geometry = deck_geometry(cards, back, cards_name="cards.pdf")
+        pages = len(cards.pages)
+    if pages != len(labels):
+        raise ValueError(f"{len(labels)} labels for {pages} card pages")
+
+    if "card-pngs" in outputs:
+        from deckgen.deck.rasterize import PngJob, render_pngs
+
+        png_names = _names(labels, preset, "png")
+        jobs = [PngJob(cards_pdf, i, folder / "png" / name) for i, name in enumerate(png_names)]
+        jobs.append(PngJob(back_pdf, 0, folder / "png" / _back_name(preset, "png")))
+        render_pngs(
+            jobs,
+            dpi=preset.dpi if preset else DEFAULT_DPI,
+            bleed=preset.png.bleed if preset else True,
+            workers=options.workers,
+            reporter=reporter,
+        )
+        result.files += [PrintFile(f"png/{job.target.name}", "card-png") for job in jobs]
+
+    if result.cmyk:
+        from deckgen.deck.cmyk import convert_pdf
+
+        reporter.start("converting to CMYK", 2)
+        max_ink = preset.max_ink_percent if preset else None
+        for path in (cards_pdf, back_pdf):
+            converted = convert_pdf(path, path, max_ink_percent=max_ink)
+            for problem in converted.left_rgb:
+                reporter.warn(f"{path.name}: {problem}")
+            reporter.advance()
+        reporter.finish()
+
+    def add_intent(pdf: pikepdf.Pdf) -> None:
+        from deckgen.deck.cmyk import add_output_intent
+
+        add_output_intent(pdf)
+
+    finish = add_intent if result.cmyk else None
+
+    if "card-pdfs" in outputs:
+        from deckgen.deck.cardfiles import split_cards
+
+        names = _names(labels, preset, "pdf")
+        written = split_cards(
+            cards_pdf,
+            back_pdf,
+            [folder / "cards" / n for n in names],
+            folder / "cards" / _back_name(preset, "pdf"),
+            crop_marks=preset.crop_marks if preset else False,
+            colour_space="cmyk" if result.cmyk else "rgb",
+            finish=finish,
+            reporter=reporter,
+        )
+        result.files += [PrintFile(f"cards/{p.name}", "card-pdf", 1) for p in written]
+
+    if "interleaved-pdf" in outputs:
+        from deckgen.deck.cardfiles import interleave_back_front
+
+        name = f"{preset.interleaved_file if preset else 'deck-back-front'}.pdf"
+        interleave_back_front(cards_pdf, back_pdf, folder / name, finish=finish)
+        result.files.append(PrintFile(name, "back-front-pdf", 2 * pages))
+
+    if "sheets" in outputs:
+        from deckgen.deck.calibration import write_calibration
+        from deckgen.deck.imposition import impose_sheets
+
+        sheet_options = _sheet_options(
+            options, (geometry.card_w_mm, geometry.card_h_mm), geometry.bleed_mm
+        )
+        imposed = impose_sheets(cards_pdf, back_pdf, sheet_options, reporter=reporter)
+        duplex = "DuplexFlipLongEdge" if sheet_options.duplex == "long" else "DuplexFlipShortEdge"
+        imposed.pdf.Root.ViewerPreferences.Duplex = pikepdf.Name("/" + duplex)
+        if finish is not None:
+            finish(imposed.pdf)
+        save_pdf(imposed.pdf, folder / "sheets.pdf")
+        result.cards_per_sheet = imposed.layout.per_sheet
+        result.files.append(PrintFile("sheets.pdf", "sheets", 2 * imposed.sheets))
+        write_calibration(
+            folder / "calibration.pdf", paper=sheet_options.paper, duplex=sheet_options.duplex
+        )
+        result.files.append(PrintFile("calibration.pdf", "calibration", 2))
+        reporter.info(
+            f"sheets: {imposed.layout.per_sheet} cards a sheet on {sheet_options.paper}, "
+            f"{imposed.sheets} sheets, duplex {sheet_options.duplex} edge"
+        )
+
+    if options.preflight:
+        rules = PreflightRules(
+            min_dpi=preset.dpi if preset else DEFAULT_DPI,
+            safe_mm=preset.safe_mm if preset else options.safe_mm,
+            cmyk=result.cmyk,
+            max_ink_percent=preset.max_ink_percent if preset else 300.0,
+        )
+        reporter.start("preflight", None)
+        report = preflight_pdf(cards_pdf, _card_names(labels), rules)
+        report = preflight_pdf(back_pdf, ["the back"], rules, report=report)
+        if preset is not None and preset.card_size_required:
+            _check_size(preset, geometry.card_w_mm, geometry.card_h_mm, geometry.bleed_mm, report)
+        reporter.finish()
+        for line in report.summary_lines():
+            reporter.warn(f"preflight: {line}")
+        write_text(folder / "preflight.json", report.to_json())
+        result.files.append(PrintFile("preflight.json", "preflight"))
+        result.preflight = report
+    return result
+
+
+def _card_names(labels: Sequence[str]) -> list[str]:
+    return [f"the {x} card" if x in ("cover", "imprint") else f"tile {x}" for x in labels]
+
+
+def _check_size(
+    preset: VendorPreset, width: float, height: float, bleed: float, report: PreflightReport
+) -> None:
+    from deckgen.deck.preflight import Finding
+
+    if abs(width - preset.card_width_mm) > 0.3 or abs(height - preset.card_height_mm) > 0.3:
+        report.findings.append(
+            Finding(
+                "card-size",
+                "every card",
+                "cards.pdf",
+                1,
+                f"the cards are {width:g} x {height:g} mm but {preset.name} prints "
+                f"{preset.card_width_mm:g} x {preset.card_height_mm:g} mm: set the card size "
+                "in the deck file",
+            )
+        )
+    if bleed + 0.05 < preset.bleed_mm:
+        report.findings.append(
+            Finding(
+                "bleed",
+                "every card",
+                "cards.pdf",
+                1,
+                f"the cards have {bleed:g} mm bleed but {preset.name} needs {preset.bleed_mm:g} mm",
+            )
+        )
