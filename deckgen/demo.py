@@ -24,4 +24,10 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
         atomic.write_text(stage / "sets.md", sets_markdown(rows))
         atomic.write_text(stage / "sets.json", sets_json(rows))
         written += ["sets.md", "sets.json"]
+        # The demo deck: cards.pdf, back.pdf, preview.png, manifest.json in deck/.
+        from deckgen.deck.build import build_deck
+        from deckgen.resources import images_dir
+
+        deck = build_deck(images_dir() / "demo-deck.toml", stage / "deck", reporter=reporter)
+        written += [f"deck/{path.name}" for path in deck.files]
     return [out_dir / name for name in written]

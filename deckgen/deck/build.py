@@ -168,7 +168,7 @@ def build_deck(
         manifest = manifest_dict(deck, cards, files, stage)
         atomic.write_text(stage / MANIFEST_JSON, manifest_json(manifest))
     written = [out / f.path for f in files] + [out / MANIFEST_JSON]
-    tee.info(f"built {len(cards)} cards of {deck.spec.name} into {out}")
+    tee.info(f"built {len(cards)} cards and the back of {deck.spec.name}")
     return BuildResult(
         deck=deck,
         out_dir=out,

@@ -83,20 +83,32 @@ def draw_half(ctx: DrawContext, value: int, half: Box, *, card: str, radius: flo
 
 
 def draw_pips(ctx: DrawContext, value: int, cx: float, cy: float, side: float, rgb: RGB) -> None:
-    """The pips of ``value`` centred on (cx, cy) in a half of ``side`` points."""
+    """The pips of ``value`` centred on (cx, cy) in a half of ``side`` points.
+
+    Each (value, size, colour) is drawn once into a form XObject that every half
+    showing it reuses: smaller files and much faster drawing than repeating the curves.
+    """
     pl = layout(value)
     if not pl.points:
         return
-    spread = side * PIP_SPREAD
-    r = pl.radius * spread
     c = ctx.canvas
-    ctx.fill(rgb)
-    for x, y in pl.points:
-        c.circle(cx + x * spread, cy + y * spread, r, stroke=0, fill=1)
-    # A small highlight gives the pips a drilled, painted look (kept inside each pip).
-    ctx.fill(mix(rgb, (255, 255, 255), 0.35))
-    for x, y in pl.points:
-        c.circle(cx + x * spread - r * 0.25, cy + y * spread + r * 0.25, r * 0.3, stroke=0, fill=1)
+    name = "Pips{}_{}_{:02x}{:02x}{:02x}".format(value, round(side * 100), *rgb)
+    if not c.hasForm(name):
+        spread = side * PIP_SPREAD
+        r = pl.radius * spread
+        c.beginForm(name, -side / 2, -side / 2, side / 2, side / 2)
+        ctx.fill(rgb)
+        for x, y in pl.points:
+            c.circle(x * spread, y * spread, r, stroke=0, fill=1)
+        # A small highlight gives the pips a drilled, painted look (inside each pip).
+        ctx.fill(mix(rgb, (255, 255, 255), 0.35))
+        for x, y in pl.points:
+            c.circle(x * spread - r * 0.25, y * spread + r * 0.25, r * 0.3, stroke=0, fill=1)
+        c.endForm()
+    c.saveState()
+    c.translate(cx, cy)
+    c.doForm(name)
+    c.restoreState()
 
 
 def draw_numeral(ctx: DrawContext, value: int, half: Box) -> None:

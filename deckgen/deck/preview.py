@@ -54,3 +54,36 @@ def contact_sheet(
     buf = io.BytesIO()
     sheet.save(buf, format="PNG", optimize=False, compress_level=6)
     return buf.getvalue()
+
+
+def card_strip(deck: LoadedDeck, cards: list[str], *, dpi: int = 110) -> bytes:
+    """A row of chosen fronts and the back, trimmed and rounded: a picture for docs."""
+    from PIL import Image
+
+    from deckgen.deck.render import render_pdf, select_cards
+
+    fronts = render_pdf(deck, select_cards(deck, list(cards))).data
+    back = render_pdf(deck, back=True).data
+    pages = rasterize_pages(fronts, dpi=dpi) + rasterize_pages(back, dpi=dpi)
+    radius = round(deck.corner_radius_mm / 25.4 * dpi)
+    tiles = [_rounded(trim_image(p, deck, dpi), radius) for p in pages]
+    gap = 14
+    cw, ch = tiles[0].size
+    strip = Image.new("RGB", (len(tiles) * (cw + gap) + gap, ch + 2 * gap), SHEET_BG)
+    for i, im in enumerate(tiles):
+        strip.paste(im, (gap + i * (cw + gap), gap))
+    buf = io.BytesIO()
+    strip.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    # python -m deckgen.deck.preview images/demo-deck.toml docs/card.png
+    import sys
+
+    from deckgen import atomic
+    from deckgen.deck.spec import load_deck
+
+    atomic.write_bytes(
+        sys.argv[2], card_strip(load_deck(sys.argv[1]), ["cover", "2-5", "6-6", "imprint"])
+    )
