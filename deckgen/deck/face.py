@@ -143,21 +143,35 @@ def draw_badge(ctx: DrawContext, value: int, inner: Box) -> None:
 
 
 def draw_corner_index(ctx: DrawContext, tile: Tile) -> None:
-    """``a-b`` in the top-left corner and, turned, in the bottom-right one."""
+    """``a|b`` in the top-left corner and, turned, in the bottom-right one.
+
+    On a card with a background picture the index sits on a small plate of the card
+    colour, so it stays readable.
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     g = ctx.geometry
     card_rgb = parse_colour(ctx.deck.spec.card.background)
+    on_picture = ctx.deck.card_picture is not None
     ink = mix(parse_colour(ctx.deck.spec.faces.tile_edge), card_rgb, 0.1)
-    if ctx.deck.card_picture is not None:
-        ink = (34, 34, 34)
     size = min(9.0, max(6.0, g.safe.h * 0.045))
     text = f"{tile.low}|{tile.high}"
+    width = stringWidth(text, ctx.fonts.bold, size)
     c = ctx.canvas
-    c.setFont(ctx.fonts.bold, size)
-    ctx.fill(ink)
-    top = g.safe.y + g.safe.h - size * 0.8
-    c.drawString(g.safe.x, top, text)
-    c.saveState()
-    c.translate(g.safe.x + g.safe.w, g.safe.y)
-    c.rotate(180)
-    c.drawString(0, -size * 0.8, text)
-    c.restoreState()
+    for turned in (False, True):
+        c.saveState()
+        if turned:
+            c.translate(g.safe.x + g.safe.w, g.safe.y)
+            c.rotate(180)
+        else:
+            c.translate(g.safe.x, g.safe.y + g.safe.h)
+        # local frame: origin at the corner, text runs right, card interior is below
+        baseline = -size * 0.8
+        if on_picture:
+            pad = size * 0.3
+            plate = Box(-pad, baseline - size * 0.25 - pad, width + 2 * pad, size + 2 * pad)
+            ctx.round_box(plate, size * 0.3, fill=card_rgb)
+        ctx.fill(ink)
+        c.setFont(ctx.fonts.bold, size)
+        c.drawString(0, baseline, text)
+        c.restoreState()
