@@ -251,6 +251,63 @@ class _Builder:
             blocks = blocks[:split] + figures[:1] + blocks[split:] + figures[1:]
         return Section("play", self.section_title("play"), tuple(blocks))
 
+    def walkthrough(self, ex: ExampleRound) -> Section:
+        """The example round turn by turn, with the board drawn every few turns."""
+        blocks: list[Block] = [
+            Para(
+                self._(
+                    "This round was played by the reference engine with %(n)d players. "
+                    "It shows the rules above at work, turn by turn.",
+                    n=ex.players,
+                )
+            )
+        ]
+        rows: list[tuple[str, ...]] = []
+        for step in ex.steps:
+            if step.kind == "play" and step.tile is not None:
+                what = self._(
+                    "lays %(tile)s on the open %(value)d",
+                    tile=tile_text(step.tile),
+                    value=step.value,
+                )
+            else:
+                what = self._("cannot lay a card and passes")
+            if step.drew:
+                what = (
+                    self.t.ngettext("draws %(n)d card, then", "draws %(n)d cards, then", step.drew)
+                    % {"n": step.drew}
+                    + " "
+                    + what
+                )
+            rows.append((str(step.turn), self.seat(step.seat), what))
+        half = (len(rows) + 1) // 2
+        split_turn = ex.steps[half - 1].turn if half else 0
+        header = (self._("Turn"), self._("Player"), self._("What happens"))
+        every = max(3, len(ex.placements) // 3)
+        shown = [p for i, p in enumerate(ex.placements, start=1) if i % every == 0][:3]
+        for part, chunk in enumerate((rows[:half], rows[half:])):
+            if not chunk:
+                continue
+            blocks.append(Table(header, tuple(chunk)))
+            for p in shown:
+                if (p.turn <= split_turn) != (part == 0):
+                    continue
+                caption = self._(
+                    "After turn %(turn)d: %(player)s has laid %(tile)s (outlined).",
+                    turn=p.turn,
+                    player=self.seat(p.seat),
+                    tile=tile_text(p.tile),
+                )
+                figure = diagram(
+                    p.board,
+                    style=self.x.style,
+                    unit_mm=self.fmt.width_mm / 21,
+                    max_width_mm=self.width,
+                    title=caption,
+                )
+                blocks.append(Figure(figure, caption))
+        return Section("example", self._("A round, turn by turn"), tuple(blocks))
+
     def scoring(self) -> Section:
         blocks = self.clause_blocks("scoring")
         if self.x.example is not None:
@@ -396,7 +453,10 @@ class _Builder:
         aim = self.clause_blocks("aim")
         if aim:
             sections.append(Section("aim", self.section_title("aim"), tuple(aim)))
-        sections += [self.setup(), self.play(), self.scoring(), self.game_end()]
+        sections += [self.setup(), self.play()]
+        if self.x.example is not None and self.x.example.steps:
+            sections.append(self.walkthrough(self.x.example))
+        sections += [self.scoring(), self.game_end()]
         notes = self.notes()
         if notes is not None:
             sections.append(notes)

@@ -226,6 +226,58 @@ def _svg(
     )
 
 
+def _snake(board: BoardView, max_width: float) -> tuple[list[_Placed], str, str]:
+    """Lay a long line in rows that turn like a snake: row 1 left to right, row 2
+    right to left below it, and so on. Gives the tiles, the connectors between rows
+    and the two open-end marks."""
+    flat = _layout(
+        BoardView(line=board.line, highlight=board.highlight, doubles_across=board.doubles_across)
+    )
+    widths = [UNIT if p.vertical else 2 * UNIT for p in flat]
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for i, w in enumerate(widths):
+        if rows[-1] and used + w > max_width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(i)
+        used += w + GAP
+    tall = any(p.vertical for p in flat)
+    pitch = (2 * UNIT if tall else UNIT) + 5 * GAP
+    width = max(sum(widths[i] + GAP for i in row) - GAP for row in rows)
+    placed: list[_Placed] = []
+    connectors = []
+    for r, row in enumerate(rows):
+        x = 0.0
+        y0 = r * pitch
+        for i in row:
+            p = flat[i]
+            w = widths[i]
+            if r % 2 == 0:
+                placed.append(_Placed(x, p.y + y0, p.vertical, p.first, p.second, p.marked))
+            else:  # right to left: mirror the place and turn the tile round
+                first, second = (p.first, p.second) if p.vertical else (p.second, p.first)
+                placed.append(_Placed(width - x - w, p.y + y0, p.vertical, first, second, p.marked))
+            x += w + GAP
+        if r + 1 < len(rows):
+            side = width + 3.0 if r % 2 == 0 else -3.0
+            bulge = 6.0 if r % 2 == 0 else -6.0
+            connectors.append(
+                f'<path d="M{side - (3.0 if r % 2 == 0 else -3.0):g},{y0:g} '
+                f"C{side + bulge:g},{y0:g} {side + bulge:g},{y0 + pitch:g} "
+                f'{side - (3.0 if r % 2 == 0 else -3.0):g},{y0 + pitch:g}" fill="none" '
+                f'stroke="{END_MARK}" stroke-width="1.1" stroke-dasharray="2 1.6"/>'
+            )
+    last_y = (len(rows) - 1) * pitch
+    last = placed[-len(rows[-1]) :]
+    marks = _arrow(0.0, 0.0, -1)
+    if (len(rows) - 1) % 2 == 0:
+        marks += _arrow(max(p.x + (UNIT if p.vertical else 2 * UNIT) for p in last), last_y, 1)
+    else:
+        marks += _arrow(min(p.x for p in last), last_y, -1)
+    return placed, "".join(connectors), marks
+
+
 def diagram(
     board: BoardView,
     *,
@@ -237,8 +289,10 @@ def diagram(
 ) -> str:
     """An SVG picture of ``board``: tiles as they lie, open ends marked.
 
-    ``unit_mm`` is the printed size of one half; the picture shrinks to
-    ``max_width_mm`` if it would be wider. ``title`` is the accessible description.
+    ``unit_mm`` is the printed size of one half. A line without a spinner that would
+    be wider than ``max_width_mm`` is laid out in rows that turn like a snake, as
+    players do on a small table; a board with a spinner shrinks to fit instead.
+    ``title`` is the accessible description.
     """
     if style not in STYLES:
         raise ValueError(f"unknown diagram style '{style}'; use one of {', '.join(STYLES)}")
@@ -246,28 +300,40 @@ def diagram(
         raise ValueError("an empty board has nothing to draw")
     prefix = _prefix("d", board, style)
     placed = _layout(board)
+    extra = ""
+    marks = ""
+    xs = [p.x for p in placed] + [p.x + (UNIT if p.vertical else 2 * UNIT) for p in placed]
+    pad = 9.0 if mark_open_ends else 4.0
+    natural_mm = (max(xs) - min(xs) + 2 * pad) * unit_mm / UNIT
+    if (
+        max_width_mm is not None
+        and natural_mm > max_width_mm
+        and board.spinner is None
+        and len(board.line) > 1
+    ):
+        room = max_width_mm * UNIT / unit_mm - 2 * pad - 8.0
+        placed, extra, snake_marks = _snake(board, room)
+        if mark_open_ends:
+            marks = snake_marks
+    elif mark_open_ends:
+        marks = _arrow(min(xs), 0.0, -1) + _arrow(max(xs), 0.0, 1)
     xs = [p.x for p in placed] + [p.x + (UNIT if p.vertical else 2 * UNIT) for p in placed]
     ys = [p.y for p in placed] + [p.y + (2 * UNIT if p.vertical else UNIT) for p in placed]
-    pad = 4.0
-    marks = ""
-    if mark_open_ends:
-        marks = _end_marks(min(xs), max(xs))
-        pad = 9.0
-    box = (min(xs) - pad, min(ys) - 4.0, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 8.0)
+    side = pad + (8.0 if extra else 0.0)
+    box = (min(xs) - side, min(ys) - 4.0, max(xs) - min(xs) + 2 * side, max(ys) - min(ys) + 8.0)
     tiles = "".join(_tile_svg(prefix, p, style) for p in placed)
-    content = _defs(prefix, board.values, style) + tiles + marks
+    content = _defs(prefix, board.values, style) + tiles + extra + marks
     return _svg(content, box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)
 
 
-def _end_marks(left: float, right: float) -> str:
-    """Small arrow heads pointing outward at both open ends of the line."""
-
-    def arrow(x: float, direction: int) -> str:
-        tip = x + direction * 7.0
-        base = x + direction * 2.0
-        return f'<path d="M{base:g},-3.5 L{tip:g},0 L{base:g},3.5 Z" fill="{END_MARK}"/>'
-
-    return arrow(left, -1) + arrow(right, 1)
+def _arrow(x: float, y: float, direction: int) -> str:
+    """A small arrow head at ``(x, y)`` pointing outward (``direction`` -1 or 1)."""
+    tip = x + direction * 7.0
+    base = x + direction * 2.0
+    return (
+        f'<path d="M{base:g},{y - 3.5:g} L{tip:g},{y:g} L{base:g},{y + 3.5:g} Z" '
+        f'fill="{END_MARK}"/>'
+    )
 
 
 def hand(

@@ -27,6 +27,20 @@ class Placement:
     """The number it was matched against."""
     board: BoardView
     turn: int
+    drew: int = 0
+    """Cards the player drew in this turn before laying this one."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One turn of the round: a lay (``tile`` against ``value``) or a pass."""
+
+    turn: int
+    seat: int
+    kind: str
+    tile: Tile | None
+    value: int
+    drew: int
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,7 @@ class ExampleRound:
     """Points of each side in this round, as the engine scored them."""
     turns: int
     draws: int
+    steps: tuple[Step, ...] = ()
 
     def position_after(self, placements: int) -> Placement | None:
         """The placement number ``placements`` (1-based), or the last one before it."""
@@ -125,26 +140,33 @@ def build_example(
     builder = LineBuilder(lead, doubles_across=doubles_across)
     held = [set(h) for h in hands]
     placements: list[Placement] = []
+    steps: list[Step] = []
     start = builder.view(mark=False)
     turn = 0
     draws = 0
+    drawn_now = 0
     for act in actions:
         if act.kind == "lead":
             held[act.seat].discard(act.tile)
             continue
         if act.kind == "draw":
             draws += 1
+            drawn_now += 1
             held[act.seat].add(act.tile)
             continue
         if act.kind == "pass":
             turn += 1
+            steps.append(Step(turn, act.seat, "pass", None, -1, drawn_now))
+            drawn_now = 0
             continue
         if act.kind == "play":
             turn += 1
             tile = dset.tile(act.tile)
             held[act.seat].discard(act.tile)
             builder.place(tile, act.end, act.value)
-            placements.append(Placement(act.seat, tile, act.value, builder.view(), turn))
+            placements.append(Placement(act.seat, tile, act.value, builder.view(), turn, drawn_now))
+            steps.append(Step(turn, act.seat, "play", tile, act.value, drawn_now))
+            drawn_now = 0
     left = tuple(tuple(sorted(dset.tile(i) for i in h)) for h in held)
     return ExampleRound(
         players=players,
@@ -161,4 +183,5 @@ def build_example(
         points=tuple(points),
         turns=turns,
         draws=draws,
+        steps=tuple(steps),
     )

@@ -67,9 +67,26 @@ def test_board_must_match() -> None:
         BoardView(line=((1, 2),), up=((1, 3),))
 
 
-def test_shrinks_to_max_width() -> None:
-    board = BoardView(line=tuple((i, i + 1) for i in range(12)))
-    root = _parse(diagram(board, unit_mm=6, max_width_mm=100))
-    assert float(root.get("width").removesuffix("mm")) == pytest.approx(100)
+def test_long_line_snakes_within_max_width() -> None:
+    board = BoardView(line=tuple((i % 7, (i + 1) % 7) for i in range(14)), doubles_across=False)
     natural = _parse(diagram(board, unit_mm=6))
     assert float(natural.get("width").removesuffix("mm")) > 100
+    root = _parse(diagram(board, unit_mm=6, max_width_mm=100))
+    width = float(root.get("width").removesuffix("mm"))
+    height = float(root.get("height").removesuffix("mm"))
+    assert width <= 100.01
+    assert height > 2 * 6  # at least two rows of tiles 6 mm high
+    assert len(root.findall(SVG + "use")) == 14 * 3  # every tile still drawn
+    # the tiles keep their printed size: one half is still 6 mm
+    x0, y0, vw, vh = (float(v) for v in root.get("viewBox").split())
+    assert width / vw * 20 == pytest.approx(6, rel=0.01)
+
+
+def test_spinner_board_shrinks_to_max_width() -> None:
+    board = BoardView(
+        line=((1, 2), (2, 2), *((2 + i % 5, 2 + (i + 1) % 5) for i in range(10))),
+        spinner=1,
+        up=((2, 5),),
+    )
+    root = _parse(diagram(board, unit_mm=6, max_width_mm=100))
+    assert float(root.get("width").removesuffix("mm")) == pytest.approx(100)

@@ -66,6 +66,7 @@ def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # typ
         "Aim of the game",
         "Setting up",
         "Playing",
+        "A round, turn by turn",
         "End of a round and scoring",
         "End of the game and ties",
         "Notes on these rules",
