@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from deckgen.engine.invariants import InvariantError, check_placement, check_round, check_tiles
 from deckgen.engine.players import PASS, Move, Player, PlayerView, RandomBot
@@ -62,13 +63,29 @@ class _Setup:
     hands: list[int]
     stock: list[int]
     """Pop from the end to draw."""
-    dead: list[int]
-    deal: DealRecord
+    dead: int
+    """Bitmask of the tiles out of play."""
+    deal: DealRecord | None
     starter: int
     lead_tile: int
     """A tile the starter must lead, or -1."""
     turned_up: int
     redeals: int
+
+
+def _chunk_tables(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each 8-tile chunk of the deck, the value sum of every 8-bit pattern."""
+    tables = []
+    for base in range(0, len(values), 8):
+        row = []
+        for pattern in range(256):
+            total = 0
+            for b in range(8):
+                if pattern >> b & 1 and base + b < len(values):
+                    total += values[base + b]
+            row.append(total)
+        tables.append(tuple(row))
+    return tuple(tables)
 
 
 class Engine:
@@ -89,23 +106,54 @@ class Engine:
         dset = spec.dset
         self.double_index = tuple(dset.index(Tile(v, v)) for v in dset.values)
         self._union: dict[int, int] = {}
+        self._hv_tables = _chunk_tables(self.t.value)
+        always = {"setup.deal", "setup.rest"}
+        if len(self.t.sides[0]) > 1:
+            always.add("setup.teams")
+        self._always_fired = frozenset(always)
+        self._clause_cache: dict[frozenset[str], tuple[str, ...]] = {}
+
+    def _sorted_clauses(self, fired: set[str]) -> tuple[str, ...]:
+        key = frozenset(fired)
+        out = self._clause_cache.get(key)
+        if out is None:
+            out = self._clause_cache[key] = tuple(sorted(key))
+        return out
 
     # ------------------------------------------------------------------ setup
-    def _deal(self, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+    def _deal(self, rng: random.Random) -> tuple[list[int], list[int], int]:
+        """Hands (bitmasks), the stock in draw order, and the dead tiles (a bitmask).
+
+        A partial Fisher-Yates shuffle driven by ``rng.random()`` (one call per tile
+        placed; the rounding bias is below 2**-45): uniform, faster than
+        ``rng.shuffle`` plus building masks, and the same on every machine.
+        """
         t = self.t
-        order = list(range(len(t.tiles)))
-        rng.shuffle(order)
+        pool = list(range(len(t.tiles)))
+        m = len(pool)
+        rand = rng.random
         h = t.hand_size
         hands = []
-        for s in range(self.players):
-            m = 0
-            for i in order[s * h : (s + 1) * h]:
-                m |= 1 << i
-            hands.append(m)
-        rest = order[self.players * h :]
-        if t.stock_rest:
-            return hands, rest, []
-        return hands, [], rest
+        for _ in range(self.players):
+            hm = 0
+            for _ in range(h):
+                j = int(rand() * m)
+                m -= 1
+                hm |= 1 << pool[j]
+                pool[j] = pool[m]
+            hands.append(hm)
+        if not t.stock_rest:
+            dead = t.full_mask
+            for hm in hands:
+                dead ^= hm
+            return hands, [], dead
+        stock = []
+        while m:
+            j = int(rand() * m)
+            m -= 1
+            stock.append(pool[j])
+            pool[j] = pool[m]
+        return hands, stock, 0
 
     def _holder(self, hands: list[int], tile: int) -> int:
         bit = 1 << tile
@@ -198,6 +246,7 @@ class Engine:
         deal: DealRecord | None = None,
         fired: set[str],
         gaps: list[Gap],
+        keep_deal: bool = True,
     ) -> tuple[_Setup, str]:
         """Deal (or take ``deal``), apply redeal rules, find the starter and the lead."""
         t = self.t
@@ -213,9 +262,14 @@ class Engine:
                     for i in hand:
                         m |= 1 << i
                     hands.append(m)
-                rest, dead = list(deal.stock), list(deal.dead)
-            record = DealRecord(
-                hands=[bits(hm) for hm in hands], stock=list(rest), dead=sorted(dead)
+                rest = list(deal.stock)
+                dead = 0
+                for i in deal.dead:
+                    dead |= 1 << i
+            record = (
+                DealRecord(hands=[bits(hm) for hm in hands], stock=list(rest), dead=bits(dead))
+                if keep_deal
+                else None
             )
             redo = False
             if t.redeal_doubles:
@@ -337,12 +391,11 @@ class Engine:
             deal=deal,
             fired=fired,
             gaps=gaps,
+            keep_deal=record or sink is not None,
         )
         hands = setup.hands
         stock = setup.stock
-        dead_mask = 0
-        for i in setup.dead:
-            dead_mask |= 1 << i
+        dead_mask = setup.dead
         suit = t.suit
         lo, hi, is_double = t.lo, t.hi, t.is_double
         line = t.shape == "line"
@@ -415,11 +468,16 @@ class Engine:
                     if mv != Move(lead_tile, -1, -1):
                         raise InvariantError(f"seat {seat} did not lead the required tile")
             else:
-                moves = [Move(i, -1, -1) for i in bits(hand)]
                 r = rand[seat]
                 if r is not None:
-                    mv = moves[int(r() * len(moves))]
+                    m = hand
+                    k = int(r() * hand.bit_count())
+                    while k:
+                        m &= m - 1
+                        k -= 1
+                    mv = Move((m & -m).bit_length() - 1, -1, -1)
                 else:
+                    moves = [Move(i, -1, -1) for i in bits(hand)]
                     mv = players[seat].choose(
                         self._view(seat, hands, ends, board, stock, passed_on, tot, 0), moves
                     )
@@ -454,6 +512,19 @@ class Engine:
             seat = (seat + 1) % n
         if check:
             check_tiles(t, hands, stock, board, dead_mask)
+
+        if line and actions is None and not check and None not in rand and must_play_drawn:
+            end_kind, out_seat, c = self._line_random(hands, stock, ends[0], ends[1], seat, rand)
+            turns += c[0]
+            draws += c[1]
+            passes += c[2]
+            played += c[3]
+            board = c[4] | board
+            return self._finish(
+                end_kind, out_seat, setup, hands, fired, gaps, turns, draws, passes, played,
+                placed_double or bool(c[5]), bool(c[6]), bool(c[7]), actions, first_tile,
+                dead_mask, board, stock,
+            )  # fmt: skip
 
         forced_passes = 0
         end_kind = ""
@@ -570,6 +641,112 @@ class Engine:
             placed_double, drawn_played, limit_hit, actions, first_tile, dead_mask, board, stock,
         )  # fmt: skip
 
+    def _line_random(
+        self,
+        hands: list[int],
+        stock: list[int],
+        e0: int,
+        e1: int,
+        seat: int,
+        rand: list[Any],
+    ) -> tuple[str, int, tuple[int, int, int, int, int, int, int, int]]:
+        """The play loop for a line with random bots only: the hot path of simulations.
+
+        Makes exactly the choices and random draws of the general loop (a test holds
+        them equal); returns the end, the seat that went out and the counts
+        ``(turns, draws, passes, played, board mask, double placed, drawn played,
+        limit hit)``.
+        """
+        t = self.t
+        suit = t.suit
+        pipsum = t.pipsum
+        dmask = t.double_mask
+        n = self.players
+        reserve = t.reserve
+        can_draw = t.draw != "none"
+        limit = t.draw_limit
+        turns = draws = passes = played = 0
+        board = 0
+        doubles = drawn_played = limit_hit = 0
+        forced = 0
+        while True:
+            turns += 1
+            h = hands[seat]
+            s0 = suit[e0]
+            s1 = suit[e1] if e1 != e0 else 0
+            legal = h & (s0 | s1)
+            if not legal:
+                if can_draw:
+                    drew = 0
+                    while True:
+                        if limit and drew == limit:
+                            limit_hit = 1
+                            break
+                        if len(stock) <= reserve:
+                            if reserve:
+                                hands[seat] = h
+                                draws += drew
+                                c = (
+                                    turns,
+                                    draws,
+                                    passes,
+                                    played,
+                                    board,
+                                    doubles,
+                                    drawn_played,
+                                    limit_hit,
+                                )
+                                return END_RESERVE, -1, c
+                            break
+                        bit = 1 << stock.pop()
+                        h |= bit
+                        drew += 1
+                        if bit & (s0 | s1):
+                            legal = bit
+                            break
+                    hands[seat] = h
+                    draws += drew
+                    if legal:
+                        drawn_played = 1
+                if not legal:
+                    passes += 1
+                    forced += 1
+                    if forced >= n and (not can_draw or (not reserve and not stock)):
+                        c = (turns, draws, passes, played, board, doubles, drawn_played, limit_hit)
+                        return END_BLOCKED, -1, c
+                    seat = seat + 1 if seat + 1 < n else 0
+                    continue
+            a = legal & s0
+            b = legal & s1
+            na = a.bit_count()
+            k = int(rand[seat]() * (na + b.bit_count()))
+            if k < na:
+                m = a
+                while k:
+                    m &= m - 1
+                    k -= 1
+                bit = m & -m
+                e0 = pipsum[bit.bit_length() - 1] - e0
+            else:
+                m = b
+                k -= na
+                while k:
+                    m &= m - 1
+                    k -= 1
+                bit = m & -m
+                e1 = pipsum[bit.bit_length() - 1] - e1
+            h ^= bit
+            hands[seat] = h
+            board |= bit
+            played += 1
+            forced = 0
+            if bit & dmask:
+                doubles = 1
+            if not h:
+                c = (turns, draws, passes, played, board, doubles, drawn_played, limit_hit)
+                return END_OUT, seat, c
+            seat = seat + 1 if seat + 1 < n else 0
+
     def _view(
         self,
         seat: int,
@@ -616,17 +793,14 @@ class Engine:
         stock: list[int],
     ) -> RoundResult:
         t = self.t
-        value = t.value
         hv = []
         for hm in hands:
-            s = 0
-            while hm:
-                low = hm & -hm
-                s += value[low.bit_length() - 1]
-                hm ^= low
-            hv.append(s)
-        fired.add("setup.deal")
-        fired.add("setup.rest")
+            total = 0
+            for row in self._hv_tables:
+                total += row[hm & 255]
+                hm >>= 8
+            hv.append(total)
+        fired |= self._always_fired
         if played:
             fired.add("play.match")
         if placed_double:
@@ -649,8 +823,6 @@ class Engine:
         winners, points, sfired, sgaps = score_round(t, self.scoring, end, out_seat, hv)
         fired.update(sfired)
         gaps.extend(sgaps)
-        if self.players > 1 and t.sides and len(t.sides[0]) > 1:
-            fired.add("setup.teams")
         result = RoundResult(
             end=end,
             starter=setup.starter,
@@ -663,7 +835,7 @@ class Engine:
             passes=passes,
             tiles_played=played,
             redeals=setup.redeals,
-            clauses=tuple(sorted(fired)),
+            clauses=self._sorted_clauses(fired),
             gaps=tuple(gaps),
             turned_up=setup.turned_up,
             lead_tile=first_tile,

@@ -31,7 +31,10 @@ def score_round(
     """Return ``(winning sides, points per side, clause ids fired, gaps)``."""
     sides = t.sides
     ns = len(sides)
-    sv = [sum(hand_values[s] for s in side) for side in sides]
+    if ns == len(hand_values):
+        sv = list(hand_values)
+    else:
+        sv = [sum(hand_values[s] for s in side) for side in sides]
     total = sum(sv)
     fired: list[str] = []
     gaps: list[Gap] = []

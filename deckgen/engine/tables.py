@@ -24,6 +24,8 @@ class Tables:
     tiles: tuple[Tile, ...]
     lo: tuple[int, ...]
     hi: tuple[int, ...]
+    pipsum: tuple[int, ...]
+    """``lo + hi`` per tile: the far end after matching value v is ``pipsum - v``."""
     value: tuple[int, ...]
     """Scoring value of each tile: its pips, or a special value from the rules."""
     is_double: tuple[bool, ...]
@@ -64,6 +66,7 @@ def compile_tables(spec: RuleSpec, players: int) -> Tables:
         tiles=tiles,
         lo=tuple(t.low for t in tiles),
         hi=tuple(t.high for t in tiles),
+        pipsum=tuple(t.low + t.high for t in tiles),
         value=tuple(special.get(str(t), t.pips) for t in tiles),
         is_double=tuple(t.is_double for t in tiles),
         double_mask=double_mask,

@@ -55,7 +55,7 @@ def test_random_bot_inline_path_equals_player_object_path() -> None:
     class Wrapped(RandomBot):
         pass  # not ``type(p) is RandomBot``: goes through choose()
 
-    for rid in ("two-player", "block-classic", "double-twelve", "card-domino"):
+    for rid in SPECS:
         spec = SPECS[rid]
         n = spec.player_counts[-1]
         e = Engine(spec, n)
@@ -64,8 +64,8 @@ def test_random_bot_inline_path_equals_player_object_path() -> None:
             e.play_round(random.Random(s), [Wrapped(p.rng) for p in make_bots(["random"], n, s)])  # type: ignore[attr-defined]
             for s in range(60)
         ]
-        assert [(r.end, r.points, r.turns) for r in fast] == [
-            (r.end, r.points, r.turns) for r in slow
+        assert [(r.end, r.points, r.turns, r.draws, r.clauses) for r in fast] == [
+            (r.end, r.points, r.turns, r.draws, r.clauses) for r in slow
         ]
 
 
