@@ -52,6 +52,8 @@ class PrintOptions:
     preflight: bool = True
     safe_mm: float = 4.0
     """The deck's own safe margin (a preset's is used when it has one)."""
+    make_files: bool = True
+    """False: only convert (for a CMYK job) and preflight, as ``deck check`` does."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ def wants_cmyk(options: PrintOptions) -> bool:
 
 def planned_outputs(options: PrintOptions) -> list[str]:
     """The print outputs these options ask for, in the order they are made."""
+    if not options.make_files:
+        return []
     wanted = set(options.preset.outputs) if options.preset else set()
     if options.sheets:
         wanted.add("sheets")

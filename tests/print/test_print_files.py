@@ -105,3 +105,16 @@ def test_png_in_process_matches_parallel(tmp_path: Path, deck7: tuple[Path, Path
         [PngJob(cards, i, tmp_path / f"b{i}.png") for i in range(6)], dpi=100, bleed=True, workers=2
     )
     assert Image.open(one[0]).tobytes() == Image.open(many[3]).tobytes()
+
+
+def test_png_writer_round_trip() -> None:
+    import io
+
+    from deckgen.deck.pngwrite import png_bytes
+
+    image = Image.effect_mandelbrot((123, 77), (-2, -1.5, 1, 1.5), 40).convert("RGB")
+    data = png_bytes(image, 300)
+    back = Image.open(io.BytesIO(data))
+    assert back.size == (123, 77) and back.mode == "RGB"
+    assert back.tobytes() == image.tobytes()
+    assert round(back.info["dpi"][0]) == 300

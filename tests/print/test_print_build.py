@@ -1,0 +1,102 @@
+"""The print step inside the real deck build, and ``check_deck`` on a real deck file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from deckgen.deck.build import build_deck
+from deckgen.deck.presets import load_preset
+from deckgen.deck.printout import PrintOptions
+from deckgen.deck.printstep import check_deck, print_step
+from deckgen.deck.starter import StarterCard, starter_toml
+from deckgen.progress import CollectingReporter
+
+
+def _deck(folder: Path, *, pictures: list[str] | None = None, preset: str | None = None) -> Path:
+    text = starter_toml("Print Test", "double-3", 3, StarterCard(preset=preset))
+    path = folder / "deck.toml"
+    path.write_text(text)
+    if pictures is not None:
+        lines = text.splitlines()
+        out = []
+        skipping = False
+        for line in lines:
+            if line.startswith("style ="):
+                line = 'style = "pictures"'
+            if line.startswith("pictures = ["):
+                skipping = True
+                out.append("pictures = [" + ", ".join(f'"{p}"' for p in pictures) + "]")
+                if line.rstrip().endswith("]"):
+                    skipping = False
+                continue
+            if skipping:
+                if line.strip().startswith("]"):
+                    skipping = False
+                continue
+            out.append(line)
+        path.write_text("\n".join(out) + "\n")
+    return path
+
+
+def test_build_with_sheets_lists_everything(tmp_path: Path) -> None:
+    deck = _deck(tmp_path)
+    options = {"print": PrintOptions(preset=load_preset("home-a4"), png=True)}
+    result = build_deck(
+        deck, tmp_path / "out", preview=False, extra_steps=[print_step], options=options
+    )
+    out = tmp_path / "out"
+    manifest = json.loads((out / "manifest.json").read_text())
+    paths = {f["path"] for f in manifest["files"]}
+    assert {"cards.pdf", "back.pdf", "sheets.pdf", "calibration.pdf", "preflight.json"} <= paths
+    assert (
+        "png/001-cover.png" in paths and "png/back.png" in paths and "png/011-0-0.png" not in paths
+    )
+    assert "png/002-0-0.png" in paths and "png/012-imprint.png" in paths
+    for entry in manifest["files"]:
+        assert (out / entry["path"]).is_file()
+    assert not list(out.rglob(".*"))  # nothing half-written left behind
+    assert result.files
+
+
+def test_build_cmyk_refreshes_manifest_hashes(tmp_path: Path) -> None:
+    import hashlib
+
+    import pikepdf
+
+    deck = _deck(tmp_path, preset="drivethrucards")
+    build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step])
+    out = tmp_path / "out"
+    manifest = json.loads((out / "manifest.json").read_text())
+    entries = {f["path"]: f for f in manifest["files"]}
+    assert "deck-back-front.pdf" in entries
+    for name in ("cards.pdf", "back.pdf"):
+        data = (out / name).read_bytes()
+        assert entries[name]["sha256"] == hashlib.sha256(data).hexdigest()
+        with pikepdf.open(out / name) as pdf:
+            assert "/OutputIntents" in pdf.Root
+
+
+def test_check_finds_low_dpi_picture_on_real_deck(tmp_path: Path) -> None:
+    Image.new("RGB", (60, 60), (200, 40, 40)).save(tmp_path / "tiny.png")
+    Image.new("RGB", (900, 900), (40, 200, 40)).save(tmp_path / "big.png")
+    deck = _deck(tmp_path, pictures=["big.png", "tiny.png", "big.png"])
+    report = check_deck(deck, reporter=CollectingReporter())
+    low = report.by_kind("low-dpi")
+    assert low, report.to_json()
+    cards = {f.card for f in low}
+    # value 2 is on tiles 0-2, 1-2, 2-2, 2-3
+    assert cards == {"tile 0-2", "tile 1-2", "tile 2-2", "tile 2-3"}
+    assert all(f.file == "cards.pdf" and f.value is not None and f.value < 100 for f in low)
+    assert not list(tmp_path.glob("output*"))
+
+
+@pytest.mark.parametrize("preset", ["meinspiel", "thegamecrafter"])
+def test_presets_from_deck_file(tmp_path: Path, preset: str) -> None:
+    deck = _deck(tmp_path, preset=preset)
+    build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step])
+    folder = tmp_path / "out" / ("cards" if preset == "meinspiel" else "png")
+    assert len(list(folder.iterdir())) == 13
