@@ -4,9 +4,9 @@ Takes a paper name and the duplex flip; gives a two-page PDF (front, back) to pr
 duplex exactly like the sheets. The front has five pierce targets; behind each, on the
 back, a pair of millimetre scales centred where the target should land. The user
 pierces the targets with a pin (or holds the sheet against a window) and reads, on the
-back, where each hole came through: the two numbers at the centre are the deck's
-``back_offset_mm = [x, y]`` (x right, y up, as seen on the back), which the sheets then
-apply to every back. A printer that shifts more than 1.5 mm is outside what MeinSpiel
+back, where each hole came through: the two numbers at the centre are the back offset
+``--back-offset x,y`` (x right, y up, as seen on the back), which the sheets then apply
+to every back. A printer that shifts more than 1.5 mm is outside what MeinSpiel
 accepts; home printers drift 1 to 4 mm.
 """
 
@@ -35,13 +35,13 @@ INSTRUCTIONS = [
     "against a bright window.",
     "3. Turn the sheet over. Where the hole comes through, read the horizontal scale "
     "(x) and the vertical scale (y) of the middle target.",
-    "4. Put those two numbers into the deck file as back_offset_mm = [x, y] "
-    "(or pass --back-offset x,y) and build the sheets again.",
+    "4. Build the sheets again with those two numbers: "
+    "deckgen deck build mydeck.toml --sheets ... --back-offset x,y",
     "If the four corner targets read differently from the middle one, the printer "
     "also scales or turns the back: use the middle value.",
-    "German: Blatt wie die Kartenbogen beidseitig drucken, Kreuze mit einer Nadel "
-    "durchstechen, auf der Rueckseite x und y der Mitte ablesen und als "
-    "back_offset_mm = [x, y] eintragen.",
+    "Deutsch: Blatt wie die Kartenbogen beidseitig drucken, Kreuze mit einer Nadel "
+    "durchstechen, auf der Rückseite x und y der Mitte ablesen und die Bogen mit "
+    "--back-offset x,y neu erzeugen.",
 ]
 
 
@@ -147,8 +147,8 @@ def _back(
     c.drawString(
         20 * mm,
         (h - 32) * mm,
-        "Then set back_offset_mm = [x, y]. A hole on the thick cross means the backs "
-        "already line up.",
+        "Then build the sheets with --back-offset x,y. A hole on the thick cross means "
+        "the backs already line up.",
     )
     for number, point in enumerate(targets_mm(size), start=1):
         x, y = behind(point, size, duplex)

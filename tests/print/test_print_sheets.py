@@ -176,7 +176,7 @@ def test_calibration_page(tmp_path: Path) -> None:
     reader = PdfReader(out)
     assert len(reader.pages) == 2
     text = reader.pages[0].extract_text()
-    assert "back_offset_mm" in text and "short edge" in text
+    assert "--back-offset" in text and "short edge" in text
     size = paper_size("Letter")
     front, back = render(out, 0, dpi=200), render(out, 1, dpi=200)
     px = 200 / 25.4
