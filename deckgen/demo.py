@@ -30,4 +30,29 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
 
         deck = build_deck(images_dir() / "demo-deck.toml", stage / "deck", reporter=reporter)
         written += [f"deck/{path.name}" for path in deck.files]
+        written += _demo_match(stage)
     return [out_dir / name for name in written]
+
+
+def _demo_match(stage: Path) -> list[str]:
+    """One seeded match of the card-domino rules: its record and its readable course."""
+    from deckgen.engine import Engine, make_bots, play_match
+    from deckgen.engine.course import match_lines
+    from deckgen.engine.record import match_record, record_json
+    from deckgen.rulespec import load_rules
+
+    spec = load_rules("card-domino")
+    bots = ["smart", "greedy", "random"]
+    seed = 2026
+    match = play_match(
+        Engine(spec, 3, check_invariants=True), make_bots(bots, 3, seed), seed, record=True
+    )
+    atomic.write_text(
+        stage / "rules" / "card-domino-match.json",
+        record_json(match_record(spec, match, seed=seed, bots=bots)),
+    )
+    atomic.write_text(
+        stage / "rules" / "card-domino-match.txt",
+        "\n".join(match_lines(spec, match, bots=bots)) + "\n",
+    )
+    return ["rules/card-domino-match.json", "rules/card-domino-match.txt"]
