@@ -217,3 +217,20 @@ def load_preset_file(path: str | Path) -> VendorPreset:
 def all_presets() -> list[VendorPreset]:
     """Every shipped preset, in name order."""
     return [load_preset(n) for n in preset_names()]
+
+
+def preset_summary(preset: VendorPreset) -> dict[str, object]:
+    """One preset as plain data for ``deck presets`` (table and ``--json``)."""
+    return {
+        "name": preset.name,
+        "title": preset.title,
+        "card_mm": [preset.card_width_mm, preset.card_height_mm],
+        "bleed_mm": preset.bleed_mm,
+        "safe_mm": preset.safe_mm,
+        "corner_radius_mm": preset.corner_radius_mm,
+        "dpi": preset.dpi,
+        "colour_space": preset.colour_space,
+        "outputs": list(preset.outputs),
+        "paper": preset.sheet.paper if preset.sheet else None,
+        "notes": preset.notes,
+    }

@@ -73,6 +73,32 @@ class PrintResult:
     cards_per_sheet: int | None = None
 
 
+MAX_BACK_OFFSET_MM = 20.0
+
+
+def parse_back_offset(text: str, *, where: str = "option --back-offset") -> tuple[float, float]:
+    """``"1.5,-2"`` -> (1.5, -2.0): the back offset in mm, x right and y up."""
+    parts = text.replace(";", ",").split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(p.strip()) for p in parts)
+    except ValueError:
+        raise InputError(
+            f"'{text}' is not a back offset",
+            where=where,
+            fix="give two numbers in mm, x then y, like --back-offset 1.5,-2",
+        ) from None
+    if not all(abs(v) <= MAX_BACK_OFFSET_MM and v == v for v in (x, y)):
+        raise InputError(
+            f"a back offset of {x:g}, {y:g} mm is more than a printer shifts",
+            where=where,
+            fix=f"use values between -{MAX_BACK_OFFSET_MM:g} and {MAX_BACK_OFFSET_MM:g} mm "
+            "read from calibration.pdf",
+        )
+    return (x, y)
+
+
 def wants_cmyk(options: PrintOptions) -> bool:
     if options.cmyk is not None:
         return options.cmyk

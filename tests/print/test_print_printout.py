@@ -86,3 +86,14 @@ def test_sheets_without_preset(source: Path, tmp_path: Path) -> None:
     assert str(reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"]) == "/DuplexFlipShortEdge"
     assert (folder / "calibration.pdf").is_file()
     assert {"sheets.pdf", "calibration.pdf", "png/back.png"} <= {f.path for f in result.files}
+
+
+def test_parse_back_offset() -> None:
+    from deckgen.deck.printout import parse_back_offset
+    from deckgen.errors import InputError
+
+    assert parse_back_offset("1.5,-2") == (1.5, -2.0)
+    assert parse_back_offset(" 0 , 0.25 ") == (0.0, 0.25)
+    for bad in ("1.5", "a,b", "1,2,3", "50,0", "nan,0"):
+        with pytest.raises(InputError):
+            parse_back_offset(bad)
