@@ -2,7 +2,8 @@
 
 Takes a :class:`pikepdf.Pdf` and a target path; writes it through
 :func:`deckgen.atomic.atomic_path` with a deterministic document ID and compressed
-object streams, so the same inputs give byte-identical files.
+object streams, so the same inputs give byte-identical files. Every file asks viewers
+and printers to print at actual size (``/PrintScaling /None``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ def save_pdf(pdf: pikepdf.Pdf, target: str | Path) -> Path:
     import pikepdf
 
     target = Path(target)
+    prefs = pdf.Root.get("/ViewerPreferences")
+    if prefs is None:
+        pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name.None_)
+    elif "/PrintScaling" not in prefs:
+        prefs.PrintScaling = pikepdf.Name.None_
     with atomic_path(target) as tmp:
         pdf.save(
             tmp,
