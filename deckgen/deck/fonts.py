@@ -44,12 +44,7 @@ def register_font(path: Path, *, where: str) -> str:
     if digest in _registered:
         return _registered[digest]
     if data[:4] == b"OTTO":
-        raise ResourceError(
-            f"the font '{path.name}' is an OpenType font with PostScript (CFF) outlines, "
-            "which cannot be embedded in the card PDFs",
-            where=where,
-            fix="use the TrueType (.ttf) version of the font, or an .otf with TrueType outlines",
-        )
+        data = cff_to_truetype(data, name=path.name, where=where)
     name = f"Deckgen-{digest}"
     try:
         font = TTFont(name, io.BytesIO(data))
@@ -63,6 +58,71 @@ def register_font(path: Path, *, where: str) -> str:
     pdfmetrics.registerFont(font)
     _registered[digest] = name
     return name
+
+
+def cff_to_truetype(data: bytes, *, name: str, where: str) -> bytes:
+    """An OpenType font with PostScript (CFF) outlines, converted to TrueType outlines.
+
+    reportlab embeds TrueType outlines only; fontTools (a WeasyPrint dependency)
+    turns the cubic curves into quadratic ones within a tenth of a font unit per 100.
+    """
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import TTFont as FTFont
+    from fontTools.ttLib import newTable
+
+    try:
+        font = FTFont(io.BytesIO(data))
+        if "CFF " not in font:
+            raise ValueError("no CFF table")
+        order = font.getGlyphOrder()
+        glyph_set = font.getGlyphSet()
+        glyphs = {}
+        for gname in order:
+            pen = TTGlyphPen(glyph_set)
+            glyph_set[gname].draw(Cu2QuPen(pen, 1.0, reverse_direction=True))
+            glyphs[gname] = pen.glyph()
+        font["loca"] = newTable("loca")
+        glyf = font["glyf"] = newTable("glyf")
+        glyf.glyphOrder = order
+        glyf.glyphs = glyphs
+        del font["CFF "]
+        if "VORG" in font:
+            del font["VORG"]
+        glyf.compile(font)
+        hmtx = font["hmtx"]
+        for gname, glyph in glyf.glyphs.items():
+            if hasattr(glyph, "xMin"):
+                hmtx[gname] = (hmtx[gname][0], glyph.xMin)
+        maxp = font["maxp"] = newTable("maxp")
+        maxp.tableVersion = 0x00010000
+        for field in (
+            "maxZones",
+            "maxTwilightPoints",
+            "maxStorage",
+            "maxFunctionDefs",
+            "maxInstructionDefs",
+            "maxStackElements",
+            "maxSizeOfInstructions",
+            "maxComponentElements",
+        ):
+            setattr(maxp, field, 1 if field == "maxZones" else 0)
+        maxp.compile(font)
+        post = font["post"]
+        post.formatType = 2.0
+        post.extraNames = []
+        post.mapping = {}
+        post.glyphOrder = order
+        font.sfntVersion = "\x00\x01\x00\x00"
+        out = io.BytesIO()
+        font.save(out)
+        return out.getvalue()
+    except Exception as exc:
+        raise ResourceError(
+            f"the OpenType font '{name}' could not be read ({str(exc).splitlines()[0][:120]})",
+            where=where,
+            fix="use a TrueType (.ttf) version of the font",
+        ) from None
 
 
 def load_fonts(

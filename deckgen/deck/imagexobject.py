@@ -4,7 +4,7 @@ Takes a canvas and a :class:`~deckgen.deck.pictures.PreparedPicture`; gives the 
 a form XObject (a 1 x 1 unit square holding the image) that every card showing the
 picture draws with ``doForm``. Opaque pictures go in as their JPEG bytes unchanged
 (DCTDecode); transparent ones as Flate data with a soft mask. ASCII85 is switched off
-for the image streams (it only makes files larger).
+for every stream (it only makes files larger): see :func:`binary_streams`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from deckgen.deck.pictures import PreparedPicture
 
 
 @contextlib.contextmanager
-def _binary_streams() -> Iterator[None]:
+def binary_streams() -> Iterator[None]:
+    """Switch reportlab's ASCII85 stream encoding off for the block (it only adds size)."""
     from reportlab import rl_config
 
     old = rl_config.useA85
@@ -40,7 +41,7 @@ def ensure_picture_form(canvas: Any, prep: PreparedPicture) -> str:
         reader = ImageReader(io.BytesIO(prep.data))
     else:
         reader = ImageReader(prep.image)
-    with _binary_streams():
+    with binary_streams():
         canvas.beginForm(name, 0, 0, 1, 1)
         canvas.drawImage(reader, 0, 0, 1, 1, mask="auto")
         canvas.endForm()

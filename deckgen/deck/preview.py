@@ -52,7 +52,7 @@ def contact_sheet(
         r, col = divmod(i, cols)
         sheet.paste(card, (gap + col * (cw + gap), gap + r * (ch + gap)))
     buf = io.BytesIO()
-    sheet.save(buf, format="PNG", optimize=False, compress_level=6)
+    sheet.save(buf, format="PNG", optimize=False, compress_level=3)
     return buf.getvalue()
 
 

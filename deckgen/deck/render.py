@@ -133,6 +133,31 @@ def render_pdf(
     store: PictureStore | None = None,
 ) -> RenderedPdf:
     """One page per card of ``cards`` (default: every front), or the back when ``back``."""
+    from deckgen.deck.imagexobject import binary_streams
+
+    with binary_streams():
+        return _render_pdf(
+            deck,
+            cards,
+            back=back,
+            dpi=dpi,
+            reporter=reporter,
+            strict_text=strict_text,
+            store=store,
+        )
+
+
+def _render_pdf(
+    deck: LoadedDeck,
+    cards: Sequence[CardRef] | None = None,
+    *,
+    back: bool = False,
+    dpi: int = TARGET_DPI,
+    reporter: Reporter | None = None,
+    strict_text: bool = False,
+    store: PictureStore | None = None,
+) -> RenderedPdf:
+    """One page per card of ``cards`` (default: every front), or the back when ``back``."""
     from deckgen.deck.back import draw_back
     from deckgen.deck.cover import draw_cover
     from deckgen.deck.drawing import DrawContext

@@ -155,16 +155,30 @@ def fit_text(
 ) -> FitResult:
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits."""
     paragraphs = parse_markup(text)
-    size = max_size
-    while True:
+
+    def attempt(size: float) -> FitResult:
         leading = size * line_spacing
         lines = wrap(paragraphs, size, width_pt, regular, bold)
         height = block_height(lines, size, leading)
-        if height <= height_pt + 1e-6:
-            return FitResult(size, leading, lines, True, height)
-        if size <= min_size + 1e-6:
-            return FitResult(size, leading, lines, False, height)
-        size = max(min_size, round(size - max(0.25, size * 0.04), 2))
+        return FitResult(size, leading, lines, height <= height_pt + 1e-6, height)
+
+    best = attempt(max_size)
+    if best.fits or max_size <= min_size:
+        return best
+    smallest = attempt(min_size)
+    if not smallest.fits:
+        return smallest
+    # Binary search on a quarter-point grid: the largest size that fits.
+    lo, hi = 0, int((max_size - min_size) * 4)  # lo fits, hi does not
+    best = smallest
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        trial = attempt(min_size + mid / 4)
+        if trial.fits:
+            lo, best = mid, trial
+        else:
+            hi = mid
+    return best
 
 
 def require_fit(result: FitResult, *, what: str, where: str, min_size: float) -> None:

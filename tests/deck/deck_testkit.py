@@ -151,3 +151,34 @@ def mean_colour(im: Image.Image, cx: int, cy: int, r: int = 3) -> tuple[int, int
     crop = im.crop((cx - r, cy - r, cx + r + 1, cy + r + 1))
     mean = ImageStat.Stat(crop).mean
     return (round(mean[0]), round(mean[1]), round(mean[2]))
+
+
+def make_cff_otf(path: Path) -> None:
+    """A small OpenType font with PostScript (CFF) outlines: every letter a box."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    chars = [chr(c) for c in range(33, 127)] + list("äöüßÄÖÜ·…–€")
+    names = [".notdef", "space"] + [f"g{ord(c)}" for c in chars]
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder(names)
+    cmap = {32: "space"}
+    cmap.update({ord(c): f"g{ord(c)}" for c in chars})
+    fb.setupCharacterMap(cmap)
+    strings = {}
+    for name in names:
+        pen = T2CharStringPen(600, None)
+        if name != "space":
+            pen.moveTo((50, 0))
+            pen.curveTo((50, 300), (100, 700), (300, 700))
+            pen.lineTo((550, 700))
+            pen.lineTo((550, 0))
+            pen.closePath()
+        strings[name] = pen.getCharString()
+    fb.setupCFF("TestBoxes-Regular", {"FullName": "Test Boxes"}, strings, {})
+    fb.setupHorizontalMetrics(dict.fromkeys(names, (600, 50)))
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Test Boxes", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.save(str(path))

@@ -198,7 +198,7 @@ def test_not_a_font_and_a_real_font(runner, tmp_path: Path) -> None:
         tmp_path, {"name": "F", "set": "double-6", "fonts": {"regular": "cff.otf"}}
     )
     result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(tmp_path / "o")])
-    assert result.exit_code == 2 and "PostScript (CFF) outlines" in result.output
+    assert result.exit_code == 2 and "could not be read" in result.output
     shutil.copy(fonts_dir() / "DejaVuSans-Bold.ttf", tmp_path / "mine.ttf")
     deck_file = write_deck(
         tmp_path, {"name": "F", "set": "double-6", "fonts": {"regular": "mine.ttf"}}
@@ -230,3 +230,25 @@ def test_picture_outside_the_deck_folder(runner, tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert (out / "cards.pdf").is_file()
+
+
+def test_cff_opentype_font_is_converted(runner, tmp_path: Path) -> None:
+    import pypdf
+    from deck_testkit import make_cff_otf
+
+    make_cff_otf(tmp_path / "boxes.otf")
+    assert (tmp_path / "boxes.otf").read_bytes()[:4] == b"OTTO"
+    deck_file = write_deck(
+        tmp_path, {"name": "Boxes", "set": "double-6", "fonts": {"regular": "boxes.otf"}}
+    )
+    out = tmp_path / "o"
+    result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    reader = pypdf.PdfReader(str(out / "cards.pdf"))
+    fonts = set()
+    for page in (reader.pages[0], reader.pages[-1]):
+        for font in page["/Resources"]["/Font"].values():
+            desc = font.get_object().get("/FontDescriptor")
+            if desc is not None and "/FontFile2" in desc.get_object():
+                fonts.add(str(font.get_object()["/BaseFont"]))
+    assert any("Test-Boxes" in name for name in fonts)  # converted and embedded as TrueType
