@@ -131,7 +131,7 @@ def open_picture(
             except (OSError, ValueError):
                 pass
         try:
-            im.load()
+            _load_strictly(im)
         except Image.DecompressionBombError:
             raise _bomb(path, where, (width, height)) from None
         except (OSError, ValueError, SyntaxError) as exc:
@@ -149,6 +149,22 @@ def open_picture(
     return DecodedPicture(
         path=path, image=_to_srgb(upright_im, icc), source_size=upright, where=where
     )
+
+
+def _load_strictly(im: PILImage.Image) -> None:
+    """Decode all pixels, failing on a truncated file.
+
+    WeasyPrint switches Pillow's process-wide ``LOAD_TRUNCATED_IMAGES`` on when it is
+    imported (the booklet uses it); a cut-short customer photo must still be an error.
+    """
+    from PIL import ImageFile
+
+    before = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        im.load()
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = before
 
 
 def _bomb(path: Path, where: str, size: tuple[int, int] | None, detail: str = "") -> ResourceError:

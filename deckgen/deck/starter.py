@@ -110,6 +110,6 @@ Printed 2026. Blank lines start paragraphs; **double stars** make bold.
 \"\"\"
 
 # [fonts]
-# regular = "fonts/MyFont-Regular.ttf"   # TTF or TrueType OTF; bundled DejaVu Sans otherwise
+# regular = "fonts/MyFont-Regular.ttf"   # TTF or OTF; the bundled DejaVu Sans otherwise
 # bold = "fonts/MyFont-Bold.ttf"
 """

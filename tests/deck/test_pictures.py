@@ -152,3 +152,17 @@ def test_gif_is_not_accepted(tmp_path: Path) -> None:
     Image.new("RGB", (10, 10)).save(tmp_path / "a.gif")
     with pytest.raises(ResourceError, match="GIF"):
         _open(tmp_path / "a.gif")
+
+
+def test_truncated_jpeg_even_after_weasyprint_import(tmp_path: Path) -> None:
+    from PIL import ImageFile
+
+    test_truncated_jpeg(tmp_path)
+    before = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = True  # what `import weasyprint` does
+    try:
+        with pytest.raises(ResourceError, match="damaged or cut short"):
+            _open(tmp_path / "cut.jpg")
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = before
+    assert ImageFile.LOAD_TRUNCATED_IMAGES == before
