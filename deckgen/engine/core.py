@@ -107,6 +107,7 @@ class Engine:
         self.double_index = tuple(dset.index(Tile(v, v)) for v in dset.values)
         self._union: dict[int, int] = {}
         self._hv_tables = _chunk_tables(self.t.value)
+        self._fast = self.t.shape == "line" and self.t.must_play_drawn
         always = {"setup.deal", "setup.rest"}
         if len(self.t.sides[0]) > 1:
             always.add("setup.teams")
@@ -136,7 +137,11 @@ class Engine:
         hands = []
         for _ in range(self.players):
             hm = 0
-            for _ in range(h):
+            if m == h:  # the last hand takes every tile left: nothing to draw at random
+                for i in pool[:m]:
+                    hm |= 1 << i
+                m = 0
+            for _ in range(min(h, m)):
                 j = int(rand() * m)
                 m -= 1
                 hm |= 1 << pool[j]
@@ -381,6 +386,10 @@ class Engine:
         n = self.players
         if len(players) != n:
             raise ValueError(f"need {n} players, got {len(players)}")
+        if self._fast and deal is None and not record and sink is None and not self.check:
+            rand_fast = [p.rng.random if type(p) is RandomBot else None for p in players]
+            if None not in rand_fast:
+                return self._fast_round(rng, rand_fast, round_no, prev_starter, prev_winner)
         fired: set[str] = set()
         gaps: list[Gap] = []
         setup, lead_mode = self.setup_round(
@@ -483,8 +492,16 @@ class Engine:
                     )
                     if mv not in moves:
                         raise InvariantError(f"seat {seat} chose {mv}, not a legal lead")
-            first_tile = mv.tile
-            place(seat, mv.tile, -1)
+            first_tile = i = mv.tile
+            hands[seat] ^= 1 << i
+            board |= 1 << i
+            cross = False
+            if is_double[i]:
+                placed_double = True
+                cross = cross_all or spinner_open
+                if cross:
+                    spinner_open = False
+            ends = [lo[i], lo[i], lo[i], lo[i]] if cross else [lo[i], hi[i]]
             played += 1
             if actions is not None:
                 actions.append(Action("lead", seat, mv.tile, -1, -1))
@@ -639,6 +656,70 @@ class Engine:
         return self._finish(
             end_kind, out_seat, setup, hands, fired, gaps, turns, draws, passes, played,
             placed_double, drawn_played, limit_hit, actions, first_tile, dead_mask, board, stock,
+        )  # fmt: skip
+
+    def _fast_round(
+        self,
+        rng: random.Random,
+        rand: list[Any],
+        round_no: int,
+        prev_starter: int,
+        prev_winner: int,
+    ) -> RoundResult:
+        """:meth:`play_round` for a line with random bots only, without recording.
+
+        The same deal, choices and random draws as the general path (tests hold the
+        results equal), with less bookkeeping: the hot path of simulations.
+        """
+        t = self.t
+        fired: set[str] = set()
+        gaps: list[Gap] = []
+        setup, _ = self.setup_round(
+            rng,
+            round_no=round_no,
+            prev_starter=prev_starter,
+            prev_winner=prev_winner,
+            fired=fired,
+            gaps=gaps,
+            keep_deal=False,
+        )
+        lo, hi = t.lo, t.hi
+        hands = setup.hands
+        seat = setup.starter
+        turns = played = 0
+        doubles = False
+        first = setup.turned_up
+        if first >= 0:
+            board = 1 << first
+        else:
+            turns = 1
+            r = rand[seat]
+            hand = hands[seat]
+            if setup.lead_tile >= 0:
+                r()
+                first = setup.lead_tile
+            else:
+                m = hand
+                k = int(r() * hand.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                first = (m & -m).bit_length() - 1
+            board = 1 << first
+            hands[seat] = hand ^ board
+            played = 1
+            doubles = t.is_double[first]
+            if not hands[seat]:
+                return self._finish(
+                    END_OUT, seat, setup, hands, fired, gaps, 1, 0, 0, 1, doubles, False,
+                    False, None, first, setup.dead, board, setup.stock,
+                )  # fmt: skip
+            seat = seat + 1 if seat + 1 < self.players else 0
+        end, out_seat, c = self._line_random(hands, setup.stock, lo[first], hi[first], seat, rand)
+        return self._finish(
+            end, out_seat, setup, hands, fired, gaps, turns + c[0], c[1], c[2], played + c[3],
+            doubles or bool(c[5]), bool(c[6]), bool(c[7]), None, first, setup.dead,
+            board | c[4], setup.stock,
         )  # fmt: skip
 
     def _line_random(

@@ -130,3 +130,24 @@ def test_double_twelve_doubles_open_new_directions() -> None:
     dealt = {i for h in r.deal.hands for i in h}
     assert max(e.t.lo[i] for i in dealt if e.t.is_double[i]) == e.t.lo[first.tile]
     assert max(a.end for a in r.actions if a.kind == "play") >= 2
+
+
+@pytest.mark.parametrize(("rid", "players"), [("partnership", 4), ("block-classic", 2)])
+def test_deal_is_uniform(rid: str, players: int) -> None:
+    """Every tile lands in every seat (and the rest) about equally often."""
+    e = Engine(SPECS[rid], players)
+    rng = random.Random(7)
+    count = 4000
+    seen = [[0] * len(e.t.tiles) for _ in range(players)]
+    for _ in range(count):
+        hands, _, dead = e._deal(rng)
+        assert dead & e.t.full_mask == dead and sum(
+            h.bit_count() for h in hands
+        ) + dead.bit_count() == len(e.t.tiles)
+        for s, h in enumerate(hands):
+            for i in range(len(e.t.tiles)):
+                seen[s][i] += h >> i & 1
+    p = e.t.hand_size / len(e.t.tiles)
+    sd = (count * p * (1 - p)) ** 0.5
+    for row in seen:
+        assert all(abs(c - count * p) < 5 * sd for c in row)
