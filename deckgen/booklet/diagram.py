@@ -116,7 +116,8 @@ def _half_def(prefix: str, value: int, style: str) -> str:
             return f'<g id="{hid}"></g>'
         return (
             f'<g id="{hid}"><text x="0" y="4.6" text-anchor="middle" font-size="13" '
-            f'font-family="DejaVu Sans" font-weight="bold" fill="{INK}">{value}</text></g>'
+            f'font-family="Booklet Sans, DejaVu Sans" font-weight="bold" '
+            f'fill="{INK}">{value}</text></g>'
         )
     circles = "".join(
         f'<circle cx="{x * _C:g}" cy="{y * _C:g}" r="{PIP_R:g}"/>' for x, y in _PIPS[value]

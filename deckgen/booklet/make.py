@@ -148,33 +148,80 @@ def booklet_facts(rules: RuleSpec, check_report: Mapping[str, Any] | None) -> Pl
 
 @dataclass
 class Prepared:
-    """What both languages of a booklet share: facts, the example round, the deck."""
+    """What every language of a booklet shares: facts, the example round, card pictures."""
 
     rules: RuleSpec
     facts: PlayFacts | None
     example: ExampleRound | None
-    deck: LoadedDeck | None
+    pictures: Pictures | None
+
+
+def _load_deck(rules: RuleSpec, deck: LoadedDeck | str | Path | None, lang: str) -> LoadedDeck:
+    if deck is None:
+        return demo_deck(rules, lang)
+    from deckgen.deck.spec import LoadedDeck as _Loaded
+    from deckgen.deck.spec import load_deck
+
+    return deck if isinstance(deck, _Loaded) else load_deck(deck)
+
+
+def _pictures_for(
+    rules: RuleSpec, deck: LoadedDeck | str | Path | None, fmt: PageFormat, lang: str, dpi: int
+) -> Pictures:
+    per_row = 5 if fmt.name == "a5" else 4
+    display = min(CARD_DISPLAY_MM, (fmt.text_width_mm - (per_row - 1) * 3) / per_row)
+    loaded = _load_deck(rules, deck, lang)
+    return card_pictures(loaded, rules, count=per_row, display_mm=display, dpi=dpi)
+
+
+def _play_for(
+    rules: RuleSpec, check_report: Mapping[str, Any] | None
+) -> tuple[PlayFacts, ExampleRound | None]:
+    from deckgen.booklet.play import example_round
+
+    return booklet_facts(rules, check_report), example_round(rules)
+
+
+def _fork_is_safe() -> bool:
+    import multiprocessing
+    import sys
+    import threading
+
+    return (
+        sys.platform.startswith("linux")
+        and threading.active_count() == 1
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
 
 
 def prepare(
     rules: RuleSpec,
     *,
+    fmt: PageFormat,
     deck: LoadedDeck | str | Path | None = None,
     check_report: Mapping[str, Any] | None = None,
-    with_play: bool = True,
+    lang: str = "en",
+    dpi: int = PHOTO_DPI,
+    parallel: bool = False,
 ) -> Prepared:
-    """Load the deck and compute facts and the example once for every language."""
-    from deckgen.booklet.play import example_round
+    """Play the example round, get the facts and draw the card pictures, once for every
+    language. With ``parallel`` (and a fork-safe process) the engine and the deck work
+    in two child processes while this one loads WeasyPrint: faster on an idle
+    machine with two or more free cores, slower on a busy one (see bench_booklet)."""
+    if parallel and _fork_is_safe():
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    loaded = None
-    if deck is not None:
-        from deckgen.deck.spec import LoadedDeck as _Loaded
-        from deckgen.deck.spec import load_deck
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+            play = pool.submit(_play_for, rules, check_report)
+            pictures = pool.submit(_pictures_for, rules, deck, fmt, lang, dpi)
+            import weasyprint  # noqa: F401  (loads while the children work)
 
-        loaded = deck if isinstance(deck, _Loaded) else load_deck(deck)
-    facts = booklet_facts(rules, check_report) if with_play else None
-    example = example_round(rules) if with_play else None
-    return Prepared(rules, facts, example, loaded)
+            facts, example = play.result()
+            return Prepared(rules, facts, example, pictures.result())
+    facts, example = _play_for(rules, check_report)
+    return Prepared(rules, facts, example, _pictures_for(rules, deck, fmt, lang, dpi))
 
 
 def render_booklet_pdf(
@@ -185,27 +232,23 @@ def render_booklet_pdf(
     age: int | None = None,
     style: str = "pips",
     dpi: int = PHOTO_DPI,
-    cards: int = 5,
 ) -> bytes:
     """The booklet PDF of ``prepared`` rules in ``lang`` (bytes)."""
     from deckgen.booklet.pdf import render_pdf
 
     check_language(lang)
-    rules = prepared.rules
-    deck = prepared.deck if prepared.deck is not None else demo_deck(rules, lang)
-    per_row = 5 if fmt.name == "a5" else 4
-    display = min(CARD_DISPLAY_MM, (fmt.text_width_mm - (per_row - 1) * 3) / per_row)
-    pictures = card_pictures(deck, rules, count=min(cards, per_row), display_mm=display, dpi=dpi)
+    pictures = prepared.pictures
     extras = Extras(
         facts=prepared.facts,
         example=prepared.example,
-        cards=pictures.cards,
-        card_count=pictures.card_count,
+        cards=pictures.cards if pictures else (),
+        card_count=pictures.card_count if pictures else None,
         age=age,
         style="numerals" if style == "numerals" else "pips",
     )
-    booklet = build_booklet(rules, lang, fmt, extras)
-    return render_pdf(render_html(booklet, fmt), generated=pictures.served, dpi=dpi)
+    booklet = build_booklet(prepared.rules, lang, fmt, extras)
+    served = pictures.served if pictures else {}
+    return render_pdf(render_html(booklet, fmt), generated=served, dpi=dpi)
 
 
 def make_booklets(
@@ -219,6 +262,7 @@ def make_booklets(
     impose: bool = False,
     age: int | None = None,
     style: str = "pips",
+    parallel: bool = False,
     reporter: Reporter | None = None,
 ) -> list[Path]:
     """Write ``booklet-<lang>.pdf`` (and with ``impose`` ``booklet-<lang>-print.pdf``)
@@ -235,7 +279,9 @@ def make_booklets(
         check_language(lang)
     page = page_format(fmt)
     reporter.start("booklet: playing example rounds", None)
-    prepared = prepare(spec, deck=deck, check_report=check_report)
+    prepared = prepare(
+        spec, fmt=page, deck=deck, check_report=check_report, lang=langs[0], parallel=parallel
+    )
     reporter.finish()
     out_dir = Path(out_dir)
     names: list[str] = []

@@ -1,0 +1,145 @@
+"""Booklet speed and size: one A5 booklet with diagrams and card pictures, from a cold start.
+
+Measures, each in a fresh interpreter (so WeasyPrint's import is included):
+
+- ``deckgen``: :func:`deckgen.booklet.make.make_booklets` for the card-domino rules in
+  German (engine example round, simulated facts, five card pictures as 300 dpi JPEGs,
+  the precut booklet fonts), sequential and with ``parallel=True``;
+- ``anchor``: the same booklet HTML laid out by WeasyPrint the plain way: system
+  DejaVu fonts (whole fonts loaded and subset at write time) and the card pictures as
+  full-size 300 dpi PNGs of the whole card, no ``dpi`` limit.
+
+Prints seconds, pages, kilobytes and the ratios; the issue's goals are 2 s and 300 KB.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+RUNS = 3
+
+OURS = textwrap.dedent(
+    """
+    import json, sys, time
+    t0 = time.perf_counter()
+    from deckgen.booklet.make import make_booklets
+    out = sys.argv[1]
+    paths = make_booklets("card-domino", out, langs=("de",), parallel=sys.argv[2] == "1")
+    seconds = time.perf_counter() - t0
+    import pypdf
+    pdf = paths[0]
+    print(json.dumps({"seconds": seconds, "bytes": pdf.stat().st_size,
+                      "pages": len(pypdf.PdfReader(pdf).pages)}))
+    """
+)
+
+ANCHOR = textwrap.dedent(
+    """
+    import json, re, sys, time
+    from pathlib import Path
+    html = Path(sys.argv[1]).read_text()
+    served = {}
+    for name in json.loads(Path(sys.argv[2]).read_text()):
+        served[name] = (Path(sys.argv[3], name).read_bytes(), "image/png")
+    t0 = time.perf_counter()
+    import weasyprint
+    from deckgen.booklet.fetcher import BookletFetcher
+    from deckgen.resources import templates_dir
+    d = templates_dir() / "booklet"
+    doc = weasyprint.HTML(string=html, base_url=d.as_uri() + "/",
+                          url_fetcher=BookletFetcher(template_dirs=[d], generated=served))
+    pdf = doc.write_pdf(pdf_variant="pdf/ua-1")
+    seconds = time.perf_counter() - t0
+    import io, pypdf
+    print(json.dumps({"seconds": seconds, "bytes": len(pdf),
+                      "pages": len(pypdf.PdfReader(io.BytesIO(pdf)).pages)}))
+    """
+)
+
+
+def _run(code: str, *args: str) -> dict[str, float]:
+    best: dict[str, float] | None = None
+    for _ in range(RUNS):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+        )
+        result = json.loads(proc.stdout.strip().splitlines()[-1])
+        if best is None or result["seconds"] < best["seconds"]:
+            best = result
+    assert best is not None
+    return best
+
+
+def _anchor_inputs(tmp: Path) -> tuple[Path, Path, Path]:
+    """The same booklet's HTML with plain system fonts, and full-size PNG cards."""
+    import io
+
+    from PIL import Image
+
+    from deckgen.booklet.content import Extras, build_booklet
+    from deckgen.booklet.html import page_format, render_html
+    from deckgen.booklet.make import _chosen_cards, demo_deck
+    from deckgen.booklet.model import CardPicture
+    from deckgen.booklet.play import example_round, simulated_facts
+    from deckgen.deck.render import render_cards
+    from deckgen.rulespec import load_rules
+
+    rules = load_rules("card-domino")
+    deck = demo_deck(rules, "de")
+    chosen = _chosen_cards(rules, 5)
+    pngs = render_cards(deck, chosen, fmt="png", dpi=300)
+    assert isinstance(pngs, list)
+    names = []
+    cards = []
+    for name, png in zip(chosen, pngs, strict=True):
+        file = f"card-{name}.png"
+        with Image.open(io.BytesIO(png)) as im:
+            im.save(tmp / file, "PNG")
+        names.append(file)
+        cards.append(CardPicture(url=f"deckgen:generated/{file}", alt=name, label=name))
+    fmt = page_format("a5")
+    extras = Extras(
+        facts=simulated_facts(rules),
+        example=example_round(rules),
+        cards=tuple(cards),
+        card_count=38,
+    )
+    html = render_html(build_booklet(rules, "de", fmt, extras), fmt)
+    lines = [line for line in html.splitlines() if not line.startswith("@font-face")]
+    plain = "\n".join(lines).replace('"Booklet Sans", ', "").replace('"Booklet Serif", ', "")
+    (tmp / "anchor.html").write_text(plain)
+    (tmp / "names.json").write_text(json.dumps(names))
+    return tmp / "anchor.html", tmp / "names.json", tmp
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        ours = _run(OURS, str(tmp / "ours"), "0")
+        parallel = _run(OURS, str(tmp / "par"), "1")
+        html, names, pictures = _anchor_inputs(tmp)
+        anchor = _run(ANCHOR, str(html), str(names), str(pictures))
+    for label, r in (("deckgen", ours), ("deckgen parallel", parallel), ("anchor", anchor)):
+        print(
+            f"{label:17s} {r['seconds']:6.2f} s  {int(r['pages']):3d} pages  "
+            f"{r['bytes'] / 1024:7.0f} KB"
+        )
+    print(
+        f"time  deckgen / anchor: {ours['seconds'] / anchor['seconds']:.2f} "
+        f"(parallel {parallel['seconds'] / anchor['seconds']:.2f}); "
+        "deckgen includes import, the engine's example round and facts, and card drawing"
+    )
+    print(f"size  deckgen / anchor: {ours['bytes'] / anchor['bytes']:.2f}")
+    print(
+        f"goals: <= 2 s: {'yes' if min(ours['seconds'], parallel['seconds']) <= 2 else 'no'}"
+        f"; <= 300 KB: {'yes' if ours['bytes'] <= 300 * 1024 else 'no'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
