@@ -147,3 +147,19 @@ class Tally:
 
     def to_json(self) -> dict[str, Any]:
         return {key: self.share(key).to_json() for key in sorted(self.counts)}
+
+
+def mean_of(values: Any) -> Mean:
+    """A :class:`Mean` of a whole numpy array (or sequence) at once, mergeable as usual."""
+    import numpy as np
+
+    arr = np.asarray(values, dtype=np.float64).ravel()
+    m = Mean()
+    if arr.size == 0:
+        return m
+    m.count = int(arr.size)
+    m.mean = float(arr.mean())
+    m.m2 = float(((arr - m.mean) ** 2).sum())
+    m.minimum = float(arr.min())
+    m.maximum = float(arr.max())
+    return m

@@ -1,0 +1,304 @@
+"""Running the rules check: plan the chunks, play them on all cores, merge in order.
+
+Takes a :class:`~deckgen.rulespec.RuleSpec` and :class:`CheckOptions`; gives a
+:class:`CheckResult`: per player count and bot line-up a :class:`Run` with the
+statistics (from the fast path where it applies, else from the reference engine) and
+the reference engine's judgement (invariants, clause coverage, gaps). Progress goes to
+a :class:`~deckgen.progress.Reporter`.
+
+Results never depend on the number of workers: every chunk is seeded from its own
+index, and chunks are merged in index order (the reference engine's run is the
+shortest prefix of chunks that reaches the requested number of rounds).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckgen.engine import make_bots
+from deckgen.errors import InputError
+from deckgen.progress import CollectingReporter, Reporter
+from deckgen.rulecheck.chunks import ChunkTask, run_chunk
+from deckgen.rulecheck.fastline import unsupported
+from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
+from deckgen.rulecheck.feasibility import feasibility
+from deckgen.rulecheck.tally import (
+    DEFAULT_SECONDS_PER_TURN,
+    DEFAULT_SETUP_SECONDS_PER_ROUND,
+    PlayTally,
+)
+from deckgen.rulespec import RuleSpec
+
+CHUNK_ROUNDS = 1000
+"""Rounds per chunk of the reference engine (about 0.1 s of work)."""
+FAST_CHUNK_ROUNDS = 12_500
+"""Rounds per chunk of the fast path."""
+PILOT_MATCHES = 16
+"""At most this many matches in chunk 0, which tells how long a match lasts."""
+MAX_ROUNDS = 10_000_000
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """What to play. ``bots`` lists line-ups: a bot name for every seat (``random``), or
+    names per seat joined by ``+`` (``smart+random``: seat 0 smart, the rest random)."""
+
+    rounds: int = 100_000
+    players: tuple[int, ...] | None = None
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 0
+    workers: int | None = None
+    fast: bool = True
+    seconds_per_turn: float = DEFAULT_SECONDS_PER_TURN
+    setup_seconds: float = DEFAULT_SETUP_SECONDS_PER_ROUND
+    judge_rounds: int | None = None
+    """Rounds the reference engine plays when the fast path gives the statistics
+    (default: a twentieth of ``rounds``, at least 2,000)."""
+    invariant_rounds: int | None = None
+    """Rounds played with the engine's invariant checks on (default: a tenth of the
+    reference engine's rounds, at least 1,000)."""
+
+
+@dataclass
+class Run:
+    """One player count with one bot line-up."""
+
+    players: int
+    lineup: str
+    bots: tuple[str, ...]
+    stats: PlayTally
+    judge: PlayTally
+    path: str
+    """``fast`` (numpy batches gave the statistics) or ``reference``."""
+    why_not_fast: str | None
+    seed: int
+
+
+@dataclass
+class CheckResult:
+    spec: RuleSpec
+    options: CheckOptions
+    runs: list[Run]
+    feasibility: dict[int, dict[str, Any]]
+    workers: int
+    seconds: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_lineup(text: str, players: int) -> tuple[str, ...]:
+    """Bot names per seat from ``random`` or ``smart+random`` (validated)."""
+    names = tuple(part.strip().lower() for part in text.split("+") if part.strip())
+    make_bots(list(names), players, 0)  # raises InputError for an unknown name
+    if not names:
+        raise InputError("an empty bot line-up", where="option --bots", fix="e.g. --bots random")
+    return names
+
+
+def _validate(spec: RuleSpec, opts: CheckOptions) -> list[int]:
+    if not 1 <= opts.rounds <= MAX_ROUNDS:
+        raise InputError(
+            f"--rounds {opts.rounds} is out of range",
+            where="option --rounds",
+            fix=f"use 1 to {MAX_ROUNDS:,}",
+        )
+    if opts.seed < 0 or opts.seed >= 2**40:
+        raise InputError("the seed is out of range", where="option --seed", fix="use 0 to 2^40")
+    if opts.workers is not None and not 1 <= opts.workers <= 256:
+        raise InputError("--workers must be 1 to 256", where="option --workers")
+    counts = list(opts.players) if opts.players else spec.player_counts
+    for n in counts:
+        spec.hand_size(n)  # InputError naming the allowed counts
+    if not opts.bots:
+        raise InputError("no bots given", where="option --bots", fix="e.g. --bots random")
+    return counts
+
+
+class _InProcess(Executor):
+    """Runs tasks at once in this process (``--workers 1``)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # pragma: no cover - passed on to the caller
+            f.set_exception(exc)
+        return f
+
+
+def _executor(workers: int) -> Executor:
+    if workers <= 1:
+        return _InProcess()
+    import multiprocessing
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+
+
+@dataclass
+class _Plan:
+    """The chunks of one run and what has come back."""
+
+    key: int
+    players: int
+    lineup: str
+    bots: tuple[str, ...]
+    base: ChunkTask
+    why_not_fast: str | None
+    ref_budget: int
+    inv_budget: int
+    fast_tasks: list[FastTask] = field(default_factory=list)
+    ref_tasks: list[ChunkTask] = field(default_factory=list)
+    ref_done: dict[int, PlayTally] = field(default_factory=dict)
+    fast_done: dict[int, PlayTally] = field(default_factory=dict)
+    chunk_matches: int = 1
+    est_rounds: float = 1.0
+
+
+def pilot_matches(budget: int) -> int:
+    """Matches in chunk 0: a few, fewer for a small budget (a match may be long)."""
+    return max(1, min(PILOT_MATCHES, budget // 100))
+
+
+def _ref_task(plan: _Plan, index: int) -> ChunkTask:
+    """Reference chunk ``index`` (0 is the pilot)."""
+    b = plan.base
+    pilot = pilot_matches(plan.ref_budget)
+    if index == 0:
+        first, count = 0, pilot
+    else:
+        first = pilot + (index - 1) * plan.chunk_matches
+        count = plan.chunk_matches
+    checked_chunks = max(
+        1, math.ceil(plan.inv_budget / max(1.0, plan.chunk_matches * plan.est_rounds))
+    )
+    return ChunkTask(
+        b.raw, b.path, b.sha256, b.players, b.bots, b.seed, first, count,
+        index <= checked_chunks, b.seconds_per_turn, b.setup_seconds,
+    )  # fmt: skip
+
+
+def _prefix(plan: _Plan) -> tuple[PlayTally | None, int]:
+    """The merged shortest prefix of reference chunks reaching the budget, or None and
+    the index of the next chunk needed."""
+    total: PlayTally | None = None
+    i = 0
+    while i in plan.ref_done:
+        part = plan.ref_done[i]
+        if total is None:
+            total = PlayTally(part.players, part.sides, part.seconds_per_turn, part.setup_seconds)
+        total.merge(part)
+        if total.rounds >= plan.ref_budget:
+            return total, -1
+        i += 1
+    return None, i
+
+
+def run_check(
+    spec: RuleSpec,
+    options: CheckOptions | None = None,
+    *,
+    reporter: Reporter | None = None,
+) -> CheckResult:
+    """Play the rules file out as ``options`` say and gather everything the report needs."""
+    opts = options or CheckOptions()
+    reporter = reporter or CollectingReporter()
+    counts = _validate(spec, opts)
+    workers = opts.workers or os.cpu_count() or 1
+    started = time.perf_counter()
+    plans: list[_Plan] = []
+    for n in counts:
+        for lineup in opts.bots:
+            bots = parse_lineup(lineup, n)
+            why = unsupported(spec, bots, n) if opts.fast else "the fast path was switched off"
+            base = ChunkTask(
+                spec.raw, str(spec.path) if spec.path else None, spec.sha256, n, bots,
+                opts.seed + 7919 * len(plans), 0, 0, False, opts.seconds_per_turn,
+                opts.setup_seconds,
+            )  # fmt: skip
+            if why is None:
+                budget = opts.judge_rounds or min(opts.rounds, max(2000, opts.rounds // 20))
+            else:
+                budget = opts.rounds
+            inv = opts.invariant_rounds or min(budget, max(1000, budget // 10))
+            plans.append(_Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget)))
+    feas = {n: feasibility(spec, n) for n in counts}
+
+    with _executor(workers) as pool:
+        # the pilot chunks (in this process: they size the others)
+        for plan in plans:
+            pilot = run_chunk(_ref_task(plan, 0))
+            plan.ref_done[0] = pilot
+            per = spec.params.match.rounds if spec.params.match.end == "rounds" else None
+            plan.est_rounds = float(per) if per else max(1.0, pilot.rounds / max(1, pilot.matches))
+            plan.chunk_matches = max(1, round(CHUNK_ROUNDS / plan.est_rounds))
+            missing = max(0, plan.ref_budget - pilot.rounds)
+            chunks = math.ceil(missing / (plan.chunk_matches * plan.est_rounds) * 1.1)
+            plan.ref_tasks = [_ref_task(plan, i) for i in range(1, chunks + 1)]
+            if plan.why_not_fast is None:
+                per_match = spec.params.match.rounds or 1
+                matches = math.ceil(opts.rounds / per_match)
+                size = max(1, FAST_CHUNK_ROUNDS // per_match)
+                for i, first in enumerate(range(0, matches, size)):
+                    plan.fast_tasks.append(FastTask(plan.base, i, min(size, matches - first)))
+        total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
+        reporter.start(f"checking {spec.id}", total)
+        reporter.advance(sum(min(p.ref_budget, p.ref_done[0].rounds) for p in plans))
+        pending: dict[Future[PlayTally], tuple[_Plan, str, int]] = {}
+        for plan in plans:
+            for i, ft in enumerate(plan.fast_tasks):
+                pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
+            for i, rt in enumerate(plan.ref_tasks, start=1):
+                pending[pool.submit(run_chunk, rt)] = (plan, "ref", i)
+        _collect(pending, reporter)
+        for plan in plans:  # rarely, the planned chunks fell short of the budget
+            while True:
+                merged, nxt = _prefix(plan)
+                if merged is not None:
+                    break
+                extra = {pool.submit(run_chunk, _ref_task(plan, nxt)): (plan, "ref", nxt)}
+                _collect(extra, reporter)
+        reporter.finish()
+
+    runs = []
+    for plan in plans:
+        judge, _ = _prefix(plan)
+        assert judge is not None
+        if plan.why_not_fast is None:
+            stats = PlayTally(plan.players, judge.sides, opts.seconds_per_turn, opts.setup_seconds)
+            for i in sorted(plan.fast_done):
+                stats.merge(plan.fast_done[i])
+            path = "fast"
+        else:
+            stats, path = judge, "reference"
+        runs.append(
+            Run(plan.players, plan.lineup, plan.bots, stats, judge, path, plan.why_not_fast,
+                plan.base.seed)
+        )  # fmt: skip
+    return CheckResult(spec, opts, runs, feas, workers, time.perf_counter() - started)
+
+
+def _collect(
+    pending: dict[Future[PlayTally], tuple[_Plan, str, int]],
+    reporter: Reporter,
+) -> None:
+    from concurrent.futures import as_completed
+
+    for fut in as_completed(pending):
+        plan, kind, index = pending[fut]
+        part = fut.result()
+        if kind == "fast":
+            plan.fast_done[index] = part
+        else:
+            plan.ref_done[index] = part
+        reporter.advance(part.rounds)
+
+
+def lineup_label(bots: Sequence[str]) -> str:
+    """``random`` for one name, ``smart+random`` for several."""
+    return "+".join(bots)

@@ -1,0 +1,82 @@
+"""Chunks of matches played by the reference engine, in this process or a worker.
+
+Takes a :class:`ChunkTask` (the rules file's data, player count, bots, seeds); gives a
+:class:`~deckgen.rulecheck.tally.PlayTally`. Match ``k`` of a run is played from the
+seed :func:`match_seed` ``(seed, k)``, so a chunk's result depends only on its own
+task, never on which worker ran it or how many there were; and any match the report
+names can be played again with ``deckgen rules play RULES --seed S``.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from deckgen.engine import Engine, InvariantError, make_bots, play_match
+from deckgen.rulecheck.tally import Failure, PlayTally
+from deckgen.rulespec import RuleSpec, rules_from_data
+
+SEED_STRIDE = 10_000_000
+"""Match ``k`` of a run with seed ``s`` is played from ``s * SEED_STRIDE + k``."""
+
+
+def match_seed(seed: int, k: int) -> int:
+    """The seed of match ``k`` of a check run seeded with ``seed``."""
+    return seed * SEED_STRIDE + k
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Matches ``first .. first + count - 1`` of one (player count, bots) run."""
+
+    raw: dict[str, Any]
+    path: str | None
+    sha256: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    first: int
+    count: int
+    check_invariants: bool
+    seconds_per_turn: float
+    setup_seconds: float
+
+
+_SPECS: dict[str, RuleSpec] = {}
+
+
+def _spec(task: ChunkTask) -> RuleSpec:
+    spec = _SPECS.get(task.sha256)
+    if spec is None:
+        spec = rules_from_data(task.raw, path=Path(task.path) if task.path else None)
+        _SPECS[task.sha256] = spec
+    return spec
+
+
+def run_chunk(task: ChunkTask) -> PlayTally:
+    """Play the task's matches with the reference engine and count them."""
+    spec = _spec(task)
+    engine = Engine(spec, task.players, check_invariants=task.check_invariants)
+    side_of = engine.t.side_of
+    tally = PlayTally(
+        task.players,
+        len(engine.t.sides),
+        seconds_per_turn=task.seconds_per_turn,
+        setup_seconds=task.setup_seconds,
+    )
+    for k in range(task.first, task.first + task.count):
+        seed = match_seed(task.seed, k)
+        bots = make_bots(list(task.bots), task.players, seed)
+        try:
+            result = play_match(engine, bots, seed)
+        except InvariantError as exc:
+            tally.failures.append(Failure(seed, "invariant", str(exc)))
+            continue
+        except Exception as exc:  # an engine bug must not hide the rest of the report
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            tally.failures.append(Failure(seed, "exception", last))
+            continue
+        tally.add_match(result, seed, side_of, checked=task.check_invariants)
+    return tally

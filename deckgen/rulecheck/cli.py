@@ -1,0 +1,152 @@
+"""``deckgen rules check``: the command function (registered in :mod:`deckgen.cli.rules`).
+
+Thin: parse options, run the check with a progress bar, write the JSON and Markdown
+reports (and example game records beside them), print a summary, and exit with the
+verdict: 0 ok, 3 gaps, 4 broken (2 stays for user errors).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+RulesArg = Annotated[
+    str,
+    typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
+]
+
+
+def _int_list(text: str, where: str) -> tuple[int, ...]:
+    from deckgen.errors import InputError
+
+    try:
+        values = tuple(int(p) for p in text.split(",") if p.strip())
+    except ValueError:
+        raise InputError(
+            f"'{text}' is not a list of numbers", where=where, fix="e.g. --players 2,3,4"
+        ) from None
+    return values
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """A few lines for the terminal: the verdict, its reasons, the main figures."""
+    lines = [f"{report['rules']['id']}: {report['verdict']}"]
+    reasons = report["reasons"]
+    lines += [f"  - {r}" for r in reasons[:12]]
+    if len(reasons) > 12:
+        lines.append(f"  ... and {len(reasons) - 12} more (see the report)")
+    for key, sec in report["players"].items():
+        st = sec["stats"]
+        turns = st["turns_per_round"].get("mean", 0.0)
+        fp = st["first_player_win_share"]["share"]
+        not_out = st["round_end"]["not_out"]["share"]
+        minutes = st["playing_time_minutes"].get("mean", 0.0)
+        lines.append(
+            f"  {key} players: {st['rounds']:,} rounds, {turns:.1f} turns a round, "
+            f"{100 * (not_out or 0):.1f} % end without anyone out, starting player wins "
+            f"{100 * (fp or 0):.1f} %, about {minutes:.0f} min a match"
+        )
+        never = sec["coverage"]["never_reached"]
+        if never:
+            lines.append(
+                f"    never reached in {sec['coverage']['rounds_tried']:,} rounds: "
+                + ", ".join(never)
+            )
+    return lines
+
+
+def check_command(
+    rules: RulesArg,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds to play per player count and bot line-up.")
+    ] = 100_000,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", help="Player counts to check, e.g. 2,3,4 (default: all)."),
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Bot line-ups, comma-separated: random, greedy, smart for every seat, "
+            "or per seat joined by + (smart+random). Statistics are given per line-up.",
+        ),
+    ] = "random",
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the run (same seed, same report).")
+    ] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Worker processes (default: all cores).")
+    ] = None,
+    json_file: Annotated[
+        Path | None, typer.Option("--json", help="Write the JSON report to this file.")
+    ] = None,
+    md_file: Annotated[
+        Path | None, typer.Option("--md", help="Write the Markdown report to this file.")
+    ] = None,
+    seconds_per_turn: Annotated[
+        float,
+        typer.Option("--seconds-per-turn", help="Assumed seconds per turn for the playing time."),
+    ] = 10.0,
+    no_fast: Annotated[
+        bool,
+        typer.Option("--no-fast", help="Play every round with the reference engine (slower)."),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar; print only the verdict line.")
+    ] = False,
+) -> None:
+    """Play a rules file out at scale and report what its rules get wrong.
+
+    Exit code: 0 ok, 3 gaps (situations the file does not decide), 4 broken.
+    """
+    from deckgen import atomic
+    from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.errors import InputError
+    from deckgen.rulecheck.check import CheckOptions, run_check
+    from deckgen.rulecheck.examples import write_examples
+    from deckgen.rulecheck.markdown import report_markdown
+    from deckgen.rulecheck.report import build_report
+    from deckgen.rulespec import load_rules
+
+    spec = load_rules(rules)
+    if not 0.1 <= seconds_per_turn <= 3600:
+        raise InputError(
+            "--seconds-per-turn is out of range", where="option --seconds-per-turn",
+            fix="use 0.1 to 3600",
+        )  # fmt: skip
+    for target in (json_file, md_file):
+        if target is not None and target.is_dir():
+            raise InputError(
+                f"'{target}' is a folder", where="option --json/--md", fix="give a file name"
+            )
+    opts = CheckOptions(
+        rounds=rounds,
+        players=_int_list(players, "option --players") if players else None,
+        bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
+        seed=seed,
+        workers=workers,
+        fast=not no_fast,
+        seconds_per_turn=seconds_per_turn,
+    )
+    reporter = ConsoleReporter(quiet=quiet)
+    result = run_check(spec, opts, reporter=reporter)
+    reporter.finish()
+    report = build_report(result)
+    first = json_file or md_file
+    if first is not None:
+        first.parent.mkdir(parents=True, exist_ok=True)
+        write_examples(spec, report, first.parent, first.name.split(".")[0])
+    if json_file is not None:
+        json_file.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(json_file, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    if md_file is not None:
+        md_file.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(md_file, report_markdown(report))
+    lines = summary_lines(report)
+    sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")
+    raise typer.Exit(report["exit_code"])

@@ -1,0 +1,527 @@
+"""The fast path: many rounds of a line-board rules file played at once with numpy.
+
+Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
+:func:`unsupported` accepts (a line board, sets of at most 64 tiles, no redeal, a match
+of a fixed number of rounds), deals as arrays, and the seats' bots (``random`` or
+``greedy``); gives the outcome of every round as arrays (:class:`Rounds`). Every
+round of a batch takes one step per turn in lock-step, so the Python loop runs once per
+turn for thousands of rounds.
+
+It follows the reference engine (:mod:`deckgen.engine.core`) step for step: the same
+deal layout, the same opening, drawing, passing, round end and scoring rules, the same
+move order for ``greedy``; ``random`` picks uniformly among the distinct placements as
+the engine does, from a numpy stream instead of ``random.Random``. Tests play the same
+deals with greedy bots through both and demand identical outcomes, and compare the
+statistics with random bots. The reference engine stays the judge of invariants,
+clause coverage and gaps; this path only counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from deckgen.engine.tables import Tables
+from deckgen.rulespec import RuleSpec
+from deckgen.tiles import Tile
+
+if TYPE_CHECKING:
+    import numpy as np
+
+END_CODES = ("out", "blocked", "reserve")
+"""``Rounds.end`` holds indices into this tuple."""
+FAST_BOTS = ("random", "greedy")
+
+
+def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
+    """Why the fast path cannot play this rules file with these bots (None: it can)."""
+    p = spec.params
+    if p.opening.lead == "turned_up" and p.opening.turned_up_doubles == "skip":
+        stock = len(spec.dset) - players * spec.hand_size(players)
+        if stock <= spec.dset.max_pip + 1:
+            return "the stock may hold no tile that can be turned up"
+    if p.board.shape != "line":
+        return f"the board is a {p.board.shape}, not a line"
+    if len(spec.dset) > 64:
+        return f"{spec.dset.name} has more than 64 tiles"
+    if p.deal.redeal_doubles is not None:
+        return "deals may be dealt again"
+    if p.opening.no_double == "redeal":
+        return "deals may be dealt again"
+    if p.opening.later_starter == "round_winner":
+        return "later rounds start with the previous winner"
+    if p.match.end != "rounds":
+        return "a match ends at a target score, so its length varies"
+    if p.match.tie == "play_on":
+        return "a tied match plays on"
+    for b in bots:
+        if b not in FAST_BOTS:
+            return f"the bot '{b}' has no fast version"
+    return None
+
+
+@dataclass
+class Deals:
+    """Deals as arrays: ``hands`` (rounds, players) bitmasks and ``rest`` (rounds, k)
+    deck indices in draw order (the first drawn first), as the engine deals them."""
+
+    hands: np.ndarray
+    rest: np.ndarray
+
+
+@dataclass
+class Rounds:
+    """The outcome of each round of a batch (arrays, one entry per round)."""
+
+    end: np.ndarray
+    out_seat: np.ndarray
+    starter: np.ndarray
+    turns: np.ndarray
+    draws: np.ndarray
+    passes: np.ndarray
+    played: np.ndarray
+    hand_values: np.ndarray
+    """(rounds, players)"""
+    points: np.ndarray
+    """(rounds, sides)"""
+    winners: np.ndarray
+    """(rounds, sides) booleans"""
+
+
+class FastLine:
+    """Plays batches of rounds of one rules file and player count."""
+
+    def __init__(self, spec: RuleSpec, t: Tables) -> None:
+        import numpy as np
+
+        self.spec = spec
+        self.t = t
+        n = self.n = t.players
+        self.ntiles = len(t.tiles)
+        self.dtype: Any = np.uint32 if self.ntiles <= 32 else np.uint64
+        self.bit = np.array([1 << i for i in range(self.ntiles)], dtype=self.dtype)
+        self.suit = np.array(t.suit, dtype=self.dtype)
+        self.lo = np.array(t.lo, dtype=np.int64)
+        self.hi = np.array(t.hi, dtype=np.int64)
+        self.value = np.array(t.value, dtype=np.int64)
+        self.is_double = np.array(t.is_double, dtype=bool)
+        levels = sorted(set(t.value), reverse=True)
+        self.value_masks = [
+            self.dtype(sum(1 << i for i in range(self.ntiles) if t.value[i] == v)) for v in levels
+        ]
+        sides = t.sides
+        self.nsides = len(sides)
+        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
+        for k, side in enumerate(sides):
+            for s in side:
+                self.side_matrix[s, k] = 1
+        self.side_of = np.array(t.side_of, dtype=np.int64)
+        p = spec.params
+        self.opening = p.opening
+        self.scoring = p.scoring
+        dset = spec.dset
+        self.double_index = [dset.index(Tile(v, v)) for v in dset.values]
+        # heaviest-tile order: (pips, high half) descending, as the engine ranks it
+        self.heavy_order = sorted(
+            range(self.ntiles), key=lambda i: (t.lo[i] + t.hi[i], t.hi[i]), reverse=True
+        )
+
+    # ------------------------------------------------------------------ deals
+    def deal(self, rng: Any, count: int) -> Deals:
+        """``count`` uniformly shuffled deals."""
+        import numpy as np
+
+        order = rng.random((count, self.ntiles)).argsort(axis=1)
+        h = self.t.hand_size
+        hands = np.zeros((count, self.n), dtype=self.dtype)
+        for s in range(self.n):
+            hands[:, s] = np.bitwise_or.reduce(self.bit[order[:, s * h : (s + 1) * h]], axis=1)
+        return Deals(hands, order[:, self.n * h :])
+
+    def _holder(self, hands: np.ndarray, bit: np.uint64) -> np.ndarray:
+        import numpy as np
+
+        held = (hands & bit) != 0
+        return np.where(held.any(axis=1), held.argmax(axis=1), -1)
+
+    def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(starter, forced lead tile or -1) per deal under the first-round rule."""
+        import numpy as np
+
+        g = hands.shape[0]
+        op = self.opening
+        starter = np.zeros(g, dtype=np.int64)
+        lead = np.full(g, -1, dtype=np.int64)
+        if op.first_starter == "seat":
+            return starter, lead
+        starter[:] = -1
+        if op.first_starter == "highest_double":
+            wanted = list(range(len(self.double_index) - 1, -1, -1))
+        else:
+            assert op.required_double is not None
+            wanted = [op.required_double]
+        for v in wanted:
+            d = self.double_index[v]
+            seat = self._holder(hands, self.bit[d])
+            take = (starter < 0) & (seat >= 0)
+            starter[take] = seat[take]
+            lead[take] = d
+        missing = starter < 0
+        if missing.any():  # nobody holds the double: the heaviest tile's holder starts
+            for i in self.heavy_order:
+                seat = self._holder(hands, self.bit[i])
+                take = missing & (seat >= 0)
+                starter[take] = seat[take]
+                lead[take] = i
+                missing &= ~take
+                if not missing.any():
+                    break
+        if lead_any or op.lead != "starter_double":
+            lead[:] = -1
+        return starter, lead
+
+    # ------------------------------------------------------------------ helpers
+    def _low_index(self, m: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        low = m & (~m + self.dtype(1))
+        out = np.zeros(m.shape, dtype=np.int64)
+        nz = low != 0
+        out[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
+        return out
+
+    def _kth(self, m: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Index of the ``k``-th lowest set bit of each mask (k counts from 0)."""
+        import numpy as np
+
+        top = int(k.max()) if k.size else 0
+        one = self.dtype(1)
+        for j in range(top):
+            m = np.where(k > j, m & (m - one), m)
+        return self._low_index(m)
+
+    def _greedy(self, legal: np.ndarray, s0: np.ndarray, s1: np.ndarray) -> tuple[Any, Any]:
+        """The greedy bot's move: heaviest tile, first in engine order on ties."""
+        import numpy as np
+
+        pick = np.zeros(legal.shape, dtype=self.dtype)
+        todo = legal != 0
+        for vm in self.value_masks:
+            hit = todo & ((legal & vm) != 0)
+            pick[hit] = legal[hit] & vm
+            todo &= ~hit
+        on0 = pick & s0
+        use0 = on0 != 0
+        tile = self._low_index(np.where(use0, on0, pick & s1))
+        end = np.where(use0, 0, 1)
+        return tile, end
+
+    # ------------------------------------------------------------------ play
+    def play(
+        self,
+        deals: Deals,
+        starter: np.ndarray,
+        lead_tile: np.ndarray,
+        lead_any: np.ndarray,
+        kinds: tuple[str, ...],
+        rng: Any,
+    ) -> Rounds:
+        """Play one round from each deal.
+
+        ``starter`` and ``lead_tile`` (-1: free choice) per round; ``lead_any`` marks
+        rounds that lead any tile even when the file turns one up (later rounds);
+        ``kinds`` names each seat's bot. Rounds still running are kept packed at the
+        front of the arrays; finished ones are written out and dropped.
+        """
+        import numpy as np
+
+        t = self.t
+        n = self.n
+        g = deals.hands.shape[0]
+        zero = self.dtype(0)
+        bit = self.bit
+        suit = self.suit
+        lo, hi = self.lo, self.hi
+        is_random = np.array([k == "random" for k in kinds], dtype=bool)
+        any_greedy = not bool(is_random.all())
+        reserve = t.reserve
+        can_draw = t.draw != "none"
+        limit = t.draw_limit
+        must = t.must_play_drawn
+
+        hands = deals.hands.astype(self.dtype)
+        rest = deals.rest
+        size = rest.shape[1]
+        # results, by round
+        r_end = np.full(g, -1, dtype=np.int64)
+        r_out = np.full(g, -1, dtype=np.int64)
+        r_turns = np.zeros(g, dtype=np.int64)
+        r_draws = np.zeros(g, dtype=np.int64)
+        r_passes = np.zeros(g, dtype=np.int64)
+        r_played = np.zeros(g, dtype=np.int64)
+        r_hands = np.zeros((g, n), dtype=self.dtype)
+
+        # the start tile, or the lead
+        seat = starter.astype(np.int64)
+        e0 = np.zeros(g, dtype=np.int64)
+        e1 = np.zeros(g, dtype=np.int64)
+        taken_at = np.full(g, size, dtype=np.int64)
+        turned = np.zeros(g, dtype=bool)
+        if self.opening.lead == "turned_up":
+            turned = ~lead_any
+        if turned.any():
+            idx = np.nonzero(turned)[0]
+            cand = rest[idx]
+            ok = np.ones(cand.shape, dtype=bool)
+            if self.opening.turned_up_doubles == "skip":
+                ok = ~self.is_double[cand]
+            # the fast path is only offered where a start tile always exists
+            assert ok.any(axis=1).all(), "no tile may be turned up"
+            pos = ok.argmax(axis=1)
+            tile = cand[np.arange(len(idx)), pos]
+            taken_at[idx] = pos
+            e0[idx] = lo[tile]
+            e1[idx] = hi[tile]
+        lead_rows = ~turned
+        if lead_rows.any():
+            idx = np.nonzero(lead_rows)[0]
+            s = seat[idx]
+            hand = hands[idx, s]
+            cnt = np.bitwise_count(hand).astype(np.int64)
+            k = (rng.random(len(idx)) * cnt).astype(np.int64)
+            tile = self._kth(hand, k)
+            if any_greedy:
+                greedy = ~is_random[s]
+                if greedy.any():
+                    gt, _ = self._greedy(hand[greedy], hand[greedy], hand[greedy] & zero)
+                    tile[greedy] = gt
+            forced_tile = lead_tile[idx]
+            tile = np.where(forced_tile >= 0, forced_tile, tile)
+            hands[idx, s] = hand & np.invert(bit[tile])
+            e0[idx] = lo[tile]
+            e1[idx] = hi[tile]
+            r_turns[idx] += 1
+            r_played[idx] += 1
+            gone = hands[idx, s] == zero
+            r_end[idx[gone]] = 0
+            r_out[idx[gone]] = s[gone]
+            seat[idx] = (s + 1) % n
+        stock_size = size - turned.astype(np.int64)
+
+        # the live rounds, packed
+        gid = np.nonzero(r_end < 0)[0]
+        r_hands[:] = hands
+        H = hands[gid].ravel()
+        seat = seat[gid]
+        e0, e1 = e0[gid], e1[gid]
+        rest_l = rest[gid]
+        taken_l = taken_at[gid]
+        left = stock_size[gid].copy()  # tiles in the stock
+        top = np.zeros(len(gid), dtype=np.int64)
+        turns = r_turns[gid]
+        draws = np.zeros(len(gid), dtype=np.int64)
+        passes = np.zeros(len(gid), dtype=np.int64)
+        played = r_played[gid]
+        forced = np.zeros(len(gid), dtype=np.int64)
+        end = np.full(len(gid), -1, dtype=np.int64)
+        out = np.full(len(gid), -1, dtype=np.int64)
+        base = np.arange(len(gid)) * n
+
+        while len(gid):
+            live0 = end < 0
+            ci = base + seat
+            hand = H[ci]
+            turns += live0
+            s0 = suit[e0]
+            s1 = np.where(e0 != e1, suit[e1], zero)
+            both = s0 | s1
+            legal = hand & both
+            drew = None
+            if can_draw:
+                need = live0 & (legal == zero)
+                if need.any():
+                    # draw one tile at a time for the rounds that need one
+                    di = np.nonzero(need)[0]
+                    d_hand = hand[di]
+                    d_both = both[di]
+                    d_left = left[di]
+                    d_top = top[di]
+                    d_legal = legal[di]
+                    d_drew = np.zeros(len(di), dtype=np.int64)
+                    d_end = np.full(len(di), -1, dtype=np.int64)
+                    going = np.ones(len(di), dtype=bool)
+                    while True:
+                        if limit:
+                            going &= d_drew < limit
+                        empty = going & (d_left <= reserve)
+                        if reserve:
+                            d_end[empty] = 2
+                        going &= ~empty
+                        if not going.any():
+                            break
+                        w = np.nonzero(going)[0]
+                        p = d_top[w]
+                        p = p + (p >= taken_l[di[w]])
+                        tile = rest_l[di[w], p]
+                        b = bit[tile]
+                        d_hand[w] |= b
+                        d_top[w] += 1
+                        d_left[w] -= 1
+                        d_drew[w] += 1
+                        fit = (b & d_both[w]) != zero
+                        d_legal[w] = np.where(fit, b, zero)
+                        going[w[fit]] = False
+                    hand[di] = d_hand
+                    H[ci[di]] = d_hand
+                    left[di] = d_left
+                    top[di] = d_top
+                    legal[di] = d_legal
+                    draws[di] += d_drew
+                    end[di] = d_end
+                    drew = np.zeros(len(gid), dtype=np.int64)
+                    drew[di] = d_drew
+            live = end < 0
+            stuck = live & (legal == zero)
+            if stuck.any():
+                passes += stuck
+                forced = np.where(stuck, forced + 1, forced)
+                if not can_draw or not reserve:
+                    dry = (left == 0) if can_draw else True
+                    end[stuck & (forced >= n) & dry] = 1
+            go = live & ~stuck
+            la = legal & s0
+            lb = legal & s1
+            na = np.bitwise_count(la).astype(np.int64)
+            nb = np.bitwise_count(lb).astype(np.int64)
+            if must or drew is None:
+                total = na + nb
+                skip = None
+            else:
+                may = drew > 0
+                total = na + nb + may
+            k = (rng.random(len(gid)) * total).astype(np.int64)
+            on_a = k < na
+            tile = self._kth(np.where(on_a, la, lb), np.where(on_a, k, k - na))
+            pe = (~on_a).astype(np.int64)
+            if not (must or drew is None):
+                skip = go & may & (k == total - 1)
+            if any_greedy:
+                greedy = go & ~is_random[seat]
+                if greedy.any():
+                    gi = np.nonzero(greedy)[0]
+                    gt, ge = self._greedy(legal[gi], s0[gi], s1[gi])
+                    tile[gi] = gt
+                    pe[gi] = ge
+                    if skip is not None:
+                        skip[gi] = False
+            if skip is not None and skip.any():  # kept the drawn tile and passed
+                passes += skip
+                forced[skip] = 0
+                go &= ~skip
+            b = bit[tile]
+            hand = np.where(go, hand & ~b, hand)
+            H[ci] = hand
+            v = np.where(pe == 0, e0, e1)
+            new = np.where(lo[tile] == v, hi[tile], lo[tile])
+            e0 = np.where(go & (pe == 0), new, e0)
+            e1 = np.where(go & (pe == 1), new, e1)
+            played += go
+            forced[go] = 0
+            gone = go & (hand == zero)
+            end[gone] = 0
+            out[gone] = seat[gone]
+            seat = (seat + 1) % n
+            newly = live0 & (end >= 0)
+            if newly.any():
+                fi = np.nonzero(newly)[0]
+                ids = gid[fi]
+                r_end[ids] = end[fi]
+                r_out[ids] = out[fi]
+                r_turns[ids] = turns[fi]
+                r_draws[ids] = draws[fi]
+                r_passes[ids] = passes[fi]
+                r_played[ids] = played[fi]
+                r_hands[ids] = H.reshape(-1, n)[fi]
+                alive = end < 0
+                keep = np.nonzero(alive)[0]
+                if len(keep) * 4 < len(gid) * 3:
+                    H = H.reshape(-1, n)[keep].ravel()
+                    gid, seat, e0, e1 = gid[keep], seat[keep], e0[keep], e1[keep]
+                    rest_l, taken_l, left, top = rest_l[keep], taken_l[keep], left[keep], top[keep]
+                    turns, draws, passes = turns[keep], draws[keep], passes[keep]
+                    played, forced, end, out = played[keep], forced[keep], end[keep], out[keep]
+                    base = np.arange(len(gid)) * n
+        return self._results(r_end, r_out, starter, r_turns, r_draws, r_passes, r_played, r_hands)
+
+    def _results(
+        self,
+        end: np.ndarray,
+        out_seat: np.ndarray,
+        starter: np.ndarray,
+        turns: np.ndarray,
+        draws: np.ndarray,
+        passes: np.ndarray,
+        played: np.ndarray,
+        hands: np.ndarray,
+    ) -> Rounds:
+        hv = self.hand_values(hands)
+        winners, points = self.score(end, out_seat, hv)
+        return Rounds(end, out_seat, starter, turns, draws, passes, played, hv, points, winners)
+
+    def hand_values(self, hands: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        bits = (hands[..., None] & self.bit) != 0
+        return np.asarray(bits @ self.value, dtype=np.int64)
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, end: np.ndarray, out_seat: np.ndarray, hv: np.ndarray) -> tuple[Any, Any]:
+        """(winners (rounds, sides) bool, points (rounds, sides)) as the engine scores."""
+        import numpy as np
+
+        sc = self.scoring
+        g = end.shape[0]
+        ns = self.nsides
+        sv = hv @ self.side_matrix
+        total = sv.sum(axis=1)
+        pts = np.zeros((g, ns), dtype=np.int64)
+        win = np.zeros((g, ns), dtype=bool)
+        out = end == 0
+        rows = np.nonzero(out)[0]
+        w = self.side_of[out_seat[rows]]
+        win[rows, w] = True
+
+        def bands(x: np.ndarray) -> np.ndarray:
+            return x if sc.bands is None else x // sc.bands + 1
+
+        if sc.method == "penalty":
+            pts = -sv
+            pts[rows, w] += sc.out_bonus
+            return win, pts
+        if sc.method == "winner_takes":
+            if sc.out_points == "all":
+                raw = total[rows] - hv[rows, out_seat[rows]]
+            else:
+                raw = total[rows] - sv[rows, w]
+            pts[rows, w] = bands(raw)
+        else:
+            pts[rows, w] = total[rows] - ns * sv[rows, w]
+        blk = np.nonzero(~out)[0]
+        if blk.size:
+            bsv = sv[blk]
+            low = bsv.min(axis=1)
+            lows = bsv == low[:, None]
+            nlow = lows.sum(axis=1)
+            if sc.tie != "all_lowest_score":  # nobody_scores, and the fallback
+                lows &= (nlow == 1)[:, None]
+            win[blk] = lows
+            if sc.method == "winner_takes":
+                if sc.blocked_points == "all":
+                    raw = np.broadcast_to(total[blk][:, None], lows.shape)
+                else:
+                    raw = (total[blk] - (bsv * lows).sum(axis=1))[:, None]
+                pts[blk] = np.where(lows, bands(raw), 0)
+            else:
+                diff = (bsv - low[:, None]).sum(axis=1)
+                pts[blk] = np.where(lows, diff[:, None], 0)
+        return win, pts

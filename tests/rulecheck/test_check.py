@@ -1,0 +1,110 @@
+"""The rules check end to end: the report's schema, determinism, the bundled files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deckgen.engine.record import load_record, replay
+from deckgen.errors import InputError
+from deckgen.progress import CollectingReporter
+from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.examples import write_examples
+from deckgen.rulecheck.markdown import report_markdown
+from deckgen.rulecheck.report import REPORT_FORMAT, REPORT_VERSION, build_report
+from deckgen.rulespec import list_rules, load_rules
+
+
+def _strip(report: dict) -> dict:  # type: ignore[type-arg]
+    out = dict(report)
+    out.pop("seconds")
+    out["settings"] = {k: v for k, v in report["settings"].items() if k != "workers"}
+    return out
+
+
+def test_report_schema_and_stable_keys() -> None:
+    spec = load_rules("two-player")
+    rep = CollectingReporter()
+    result = run_check(spec, CheckOptions(rounds=4000, workers=1), reporter=rep)
+    report = build_report(result)
+    assert report["format"] == REPORT_FORMAT and report["version"] == REPORT_VERSION
+    assert report["verdict"] == "ok" and report["exit_code"] == 0
+    assert rep.tasks and rep.steps >= 4000
+    sec = report["players"]["2"]
+    st = sec["stats"]
+    # the keys the booklet prints
+    assert 10 < st["playing_time_minutes"]["mean"] < 30
+    assert 0.45 < st["first_player_win_share"]["share"] < 0.65
+    assert st["round_end"]["blocked"]["share"] == 0
+    assert 0.3 < st["round_end"]["not_out"]["share"] < 0.45
+    assert st["rounds"] == 4000 and st["path"] == "fast"
+    lo, hi = st["turns_per_round"]["ci95"]
+    assert lo < st["turns_per_round"]["mean"] < hi
+    assert st["rounds_per_match"]["mean"] == 4
+    # the reference engine judged a sample with the invariants on
+    assert sec["invariants"]["rounds_checked"] >= 1000 and not sec["invariants"]["violations"]
+    ids = [c["id"] for c in sec["coverage"]["clauses"]]
+    assert ids == spec.decision_clause_ids()
+    skip = next(c for c in sec["coverage"]["clauses"] if c["id"] == "lead.skip_double")
+    assert 0.15 < skip["share"] < 0.35  # 7 doubles among 14 stock tiles
+    assert sec["termination"]["ok"] and sec["termination"]["longest_match_rounds"] == 4
+    assert sec["gaps"] == []
+    md = report_markdown(report)
+    assert "**Verdict: ok**" in md and "## 2 players" in md and "lead.skip_double" in md
+    json.dumps(report)  # plain JSON
+
+
+def test_results_do_not_depend_on_workers() -> None:
+    spec = load_rules("card-domino")
+    opts = {"rounds": 3000, "players": (3,), "bots": ("random", "greedy"), "seed": 4}
+    one = build_report(run_check(spec, CheckOptions(workers=1, **opts)))  # type: ignore[arg-type]
+    two = build_report(run_check(spec, CheckOptions(workers=2, **opts)))  # type: ignore[arg-type]
+    assert _strip(one) == _strip(two)
+    other = build_report(run_check(spec, CheckOptions(workers=1, **{**opts, "seed": 5})))  # type: ignore[arg-type]
+    assert _strip(other) != _strip(one)
+    by_bots = one["players"]["3"]["stats_by_bots"]
+    assert set(by_bots) == {"random", "greedy"}
+    assert by_bots["random"] == one["players"]["3"]["stats"]
+
+
+def test_reference_only_when_asked() -> None:
+    spec = load_rules("two-player")
+    report = build_report(run_check(spec, CheckOptions(rounds=1200, workers=1, fast=False)))
+    st = report["players"]["2"]["stats"]
+    assert st["path"] == "reference" and st["rounds"] >= 1200
+    assert report["players"]["2"]["coverage"]["rounds_tried"] == st["rounds"]
+
+
+@pytest.mark.parametrize("spec", list_rules(), ids=lambda s: s.id)
+def test_every_bundled_rules_file_is_ok(spec) -> None:  # type: ignore[no-untyped-def]
+    report = build_report(run_check(spec, CheckOptions(rounds=600, workers=1)))
+    assert report["verdict"] == "ok", report["reasons"]
+    for sec in report["players"].values():
+        assert sec["feasibility"]["opening"]["applicable_to_every_deal"]
+        assert not sec["invariants"]["violations"]
+
+
+def test_bad_options_are_user_errors() -> None:
+    spec = load_rules("two-player")
+    with pytest.raises(InputError, match="players"):
+        run_check(spec, CheckOptions(rounds=10, players=(3,)))
+    with pytest.raises(InputError, match="bot"):
+        run_check(spec, CheckOptions(rounds=10, bots=("randm",)))
+    with pytest.raises(InputError, match="rounds"):
+        run_check(spec, CheckOptions(rounds=0))
+
+
+def test_gap_example_record_replays(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    spec = load_rules(Path(__file__).parent / "fixtures" / "no-score-tie.toml")
+    report = build_report(run_check(spec, CheckOptions(rounds=600, workers=1)))
+    written = write_examples(spec, report, tmp_path, "check")
+    (gap,) = [g for g in report["players"]["2"]["gaps"] if g["situation"] == "score.tie"]
+    assert gap["example"]["record"] == "check.2p.gap-score-tie.record.json"
+    path = tmp_path / gap["example"]["record"]
+    assert path in written
+    rec = load_record(path)
+    assert any("score.tie" in r.result.gaps for r in rec.rounds)
+    assert replay(rec, spec=spec).ok

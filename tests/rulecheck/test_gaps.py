@@ -1,0 +1,111 @@
+"""Every gap the check found keeps a test: a hand-made rules file that lacks the rule,
+on which the check must report the gap and exit 3 (or 4 for rules that cannot end)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deckgen.engine.record import load_record, replay
+from deckgen.rulespec import load_rules
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+CASES = [
+    ("no-score-tie.toml", "score.tie", 800),
+    ("no-later-starter.toml", "start.later", 300),
+    ("no-double-fallback.toml", "start.no_double", 400),
+    ("no-match-tie.toml", "match.tie", 800),
+    ("no-several-at-target.toml", "match.several_at_target", 800),
+    ("no-start-tile.toml", "lead.no_tile", 200),
+]
+
+
+@pytest.mark.parametrize(("name", "situation", "rounds"), CASES)
+def test_fixture_gap_is_reported_with_exit_3(
+    check_app, runner, tmp_path: Path, name: str, situation: str, rounds: int
+) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "check.json"
+    md = tmp_path / "check.md"
+    result = runner.invoke(
+        check_app,
+        ["check", str(FIXTURES / name), "--rounds", str(rounds), "--workers", "1",
+         "--json", str(out), "--md", str(md), "--quiet"],
+    )  # fmt: skip
+    assert result.exit_code == 3, result.output
+    assert result.stdout.strip().endswith(": gaps")
+    report = json.loads(out.read_text())
+    assert report["verdict"] == "gaps" and report["exit_code"] == 3
+    (sec,) = report["players"].values()
+    gaps = {g["situation"]: g for g in sec["gaps"]}
+    assert situation in gaps, list(gaps)
+    gap = gaps[situation]
+    assert gap["events"] >= 1 and gap["fallback"]
+    assert any(situation in r for r in report["reasons"])
+    assert f"`{situation}`" in md.read_text()
+    # the example game record replays under the rules and shows the gap
+    rec_path = tmp_path / gap["example"]["record"]
+    rec = load_record(rec_path)
+    spec = load_rules(FIXTURES / name)
+    assert replay(rec, spec=spec).ok
+    seen = [g for r in rec.rounds for g in r.result.gaps] + rec.result.gaps
+    assert situation in seen
+
+
+def test_rules_that_never_end_are_broken(check_app, runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "r.json"
+    result = runner.invoke(
+        check_app,
+        ["check", str(FIXTURES / "never-ends.toml"), "--rounds", "50", "--workers", "1",
+         "--json", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 4, result.output
+    report = json.loads(out.read_text())
+    assert report["verdict"] == "broken"
+    sec = report["players"]["2"]
+    assert not sec["termination"]["ok"] and not sec["termination"]["every_match_ended"]
+    assert sec["termination"]["longest_match_rounds"] == 1000
+    assert any("did not end" in r for r in report["reasons"])
+
+
+def test_exact_odds_flag_a_gap_that_play_may_miss(check_app, runner) -> None:  # type: ignore[no-untyped-def]
+    # 20 rounds rarely meet "no double dealt", but the exact odds still flag it
+    result = runner.invoke(
+        check_app,
+        ["check", str(FIXTURES / "no-double-fallback.toml"), "--rounds", "1", "--workers", "1"],
+    )
+    assert result.exit_code == 3
+    assert "start.no_double can happen (p = 0.144)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["two-player", "--players", "3"], "players"),
+        (["two-player", "--players", "two"], "--players"),
+        (["two-player", "--bots", "rnd"], "random"),
+        (["two-player", "--rounds", "0"], "--rounds"),
+        (["no-such-rules"], "unknown rules"),
+        (["two-player", "--seconds-per-turn", "0"], "seconds"),
+    ],
+)
+def test_user_errors_exit_2(check_app, runner, args: list[str], needle: str) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(check_app, ["check", *args, "--workers", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and needle in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_ok_exits_0_and_writes_both_reports(check_app, runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out, md = tmp_path / "sub" / "c.json", tmp_path / "c.md"
+    result = runner.invoke(
+        check_app,
+        ["check", "two-player", "--rounds", "2000", "--json", str(out), "--md", str(md)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "two-player: ok" in result.stdout and "starting player wins" in result.stdout
+    assert json.loads(out.read_text())["verdict"] == "ok"
+    assert md.read_text().startswith("# Rules check: Two-Player Domino")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["c.json", "c.md", "sub"]
