@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deckgen.engine.results import Action
+from deckgen.engine.results import Action, RoundResult
+from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
 
@@ -145,4 +146,19 @@ def build_board(
         tiles=tuple(placed),
         ends=tuple(OpenEnd(i, e[0], e[1], e[2]) for i, e in enumerate(ends)),
         spinner=spinner,
+    )
+
+
+def board_after(spec: RuleSpec, result: RoundResult, upto: int | None = None) -> Board:
+    """The board of a round played with ``record=True``, after its first ``upto`` actions
+    (all of them when None): the state a diagram shows at that moment."""
+    if result.actions is None:
+        raise ValueError("the round was not played with record=True")
+    actions = result.actions if upto is None else result.actions[:upto]
+    if result.turned_up >= 0:
+        first_seat = -1
+    else:
+        first_seat = result.actions[0].seat if result.actions else result.starter
+    return build_board(
+        spec.params.board.shape, spec.dset.tiles, result.lead_tile, first_seat, actions
     )

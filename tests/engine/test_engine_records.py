@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from deckgen.engine import Engine, make_bots, play_match
-from deckgen.engine.board import build_board
+from deckgen.engine.board import board_after, build_board
 from deckgen.engine.match import match_over
 from deckgen.engine.record import GameRecord, load_record, match_record, record_json, replay
 from deckgen.errors import SpecError
@@ -112,6 +112,10 @@ def test_board_state_for_diagrams_matches_engine_ends() -> None:
         else:
             assert len(board.ends) == 2 and not any(p.crosswise for p in board.tiles)
         assert json.dumps(board.as_dict())
+        assert board_after(spec, r) == board
+        assert (
+            len(board_after(spec, r, upto=1).tiles) == (2 if r.turned_up >= 0 else 1) or not plays
+        )
 
 
 def _without(rid: str, section: str, key: str, clause: str) -> object:
