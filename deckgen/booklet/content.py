@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from deckgen.booklet.diagram import Style, diagram, hand
+from deckgen.booklet.diagram import BoardView, Style, diagram, hand
 from deckgen.booklet.example import ExampleRound
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
@@ -135,20 +135,44 @@ class _Builder:
                 players=f.players,
                 seconds=_num(f.seconds_per_turn, self.lang, 0),
             )
-        art_tiles = [Tile(v, self.rules.dset.max_pip) for v in (1, 3, 5)][: self.rules.dset.max_pip]
-        art = hand(
-            [Tile.of(t.low, min(t.high, self.rules.dset.max_pip)) for t in art_tiles],
-            style=self.x.style,
-            unit_mm=self.fmt.width_mm / 14,
-            title=self.rules.name(self.lang),
-        )
+        n = self.rules.dset.max_pip
+        ex = self.x.example
+        position = ex.position_after(8) if ex is not None else None
+        if position is not None:
+            board = BoardView(line=position.board.line, doubles_across=False)
+            art = diagram(
+                board,
+                style=self.x.style,
+                unit_mm=self.fmt.width_mm / 15,
+                max_width_mm=self.fmt.width_mm * 0.74,
+                mark_open_ends=False,
+                title=self.rules.name(self.lang),
+            )
+        else:
+            art = hand(
+                [Tile.of(v % (n + 1), n - v % (n + 1)) for v in (1, 2, 3, 4, 5)],
+                style=self.x.style,
+                unit_mm=self.fmt.width_mm / 16,
+                title=self.rules.name(self.lang),
+            )
         return TitlePage(
             name=self.rules.name(self.lang),
             subtitle=self.summary(),
             facts=tuple(facts),
             footnote=footnote,
             art_svg=art,
-            publisher=self.x.publisher,
+            publisher=self.x.publisher or self.edition_line(),
+        )
+
+    def edition_line(self) -> str:
+        """``38 cards · double-7 · rules card-domino``: what this booklet belongs to."""
+        n = self.x.card_count or len(self.rules.dset)
+        cards = self.t.ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
+        return self._(
+            "%(cards)s · %(set)s · rules “%(id)s”",
+            cards=cards,
+            set=self.rules.text_params(self.lang)["set"],
+            id=self.rules.id,
         )
 
     # sections -------------------------------------------------------------------

@@ -1,0 +1,89 @@
+"""``deckgen rules booklet``: files written, JSON listing, user errors as one paragraph."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdf
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from deckgen.booklet.cli import booklet_command
+
+
+@pytest.fixture
+def app() -> typer.Typer:
+    """The booklet command under the deckgen root group (user errors -> exit 2)."""
+    from deckgen.cli import _DeckgenGroup
+
+    root = typer.Typer(cls=_DeckgenGroup)
+    rules = typer.Typer()
+    rules.command("booklet")(booklet_command)
+    root.add_typer(rules, name="rules")
+    return root
+
+
+def test_booklet_a6_imposed(app: typer.Typer, tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "rules",
+            "booklet",
+            "two-player",
+            "--lang",
+            "en",
+            "--format",
+            "a6",
+            "--impose",
+            "--style",
+            "numerals",
+            "--age",
+            "8",
+            "--out",
+            str(tmp_path),
+            "--json",
+            "--quiet",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    written = [Path(p).name for p in json.loads(result.stdout)["written"]]
+    assert written == ["booklet-en.pdf", "booklet-en-print.pdf"]
+    booklet = pypdf.PdfReader(tmp_path / "booklet-en.pdf")
+    box = booklet.pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (105, 148)
+    assert "Ages 8 and up" in booklet.pages[0].extract_text()
+    imposed = pypdf.PdfReader(tmp_path / "booklet-en-print.pdf")
+    assert len(imposed.pages) == -(-len(booklet.pages) // 4) * 2  # two sides per sheet
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["no-such-rules"], "no-such-rules"),
+        (["card-domino", "--deck", "missing.toml"], "missing.toml"),
+        (["card-domino", "--check", "missing.json"], "missing.json"),
+    ],
+)
+def test_user_errors(app: typer.Typer, tmp_path: Path, args: list[str], needle: str) -> None:
+    result = CliRunner().invoke(app, ["rules", "booklet", *args, "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and needle in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
+
+
+def test_bad_check_report(app: typer.Typer, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("{not json")
+    result = CliRunner().invoke(
+        app, ["rules", "booklet", "card-domino", "--check", str(report), "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2 and "not JSON" in result.stderr
+
+
+def test_unknown_format_is_refused(app: typer.Typer, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["rules", "booklet", "card-domino", "--format", "a4"])
+    assert result.exit_code == 2
