@@ -151,3 +151,54 @@ def test_deal_is_uniform(rid: str, players: int) -> None:
     sd = (count * p * (1 - p)) ** 0.5
     for row in seen:
         assert all(abs(c - count * p) < 5 * sd for c in row)
+
+
+def _variant(rid: str, changes: dict, clauses: list[dict]) -> object:  # type: ignore[type-arg]
+    import copy
+
+    from deckgen.rulespec import rules_from_data
+
+    raw = copy.deepcopy(SPECS[rid].raw)
+    for key, value in changes.items():
+        section, name = key.split(".")
+        raw[section][name] = value
+    raw["clause"] = raw["clause"] + clauses
+    return rules_from_data(raw, path=f"{rid}-variant.toml")
+
+
+def test_special_tile_values_count_in_hands() -> None:
+    clause = {
+        "id": "score.values",
+        "section": "scoring",
+        "text": {"de": "Der 0-0 zählt {tile_values}.", "en": "The blank counts {tile_values}."},
+    }
+    spec = _variant("block-classic", {"scoring.tile_values": {"0-0": 25}}, [clause])
+    assert "0-0 = 25" in spec.clause_text("score.values", "en")  # type: ignore[attr-defined]
+    e = Engine(spec, 2, check_invariants=True)  # type: ignore[arg-type]
+    blank = e.double_index[0]
+    rng = random.Random(4)
+    seen = 0
+    for _ in range(300):
+        r = e.play_round(rng, make_bots(["random"], 2, 0), record=True)
+        assert r.deal is not None and r.actions is not None
+        played = {a.tile for a in r.actions if a.kind in ("lead", "play")}
+        holders = [s for s, h in enumerate(r.deal.hands) if blank in h and blank not in played]
+        if holders:
+            seen += 1
+            assert "score.values" in r.clauses
+            assert r.hand_values[holders[0]] >= 25
+    assert seen > 0
+
+
+def test_spinner_board_opens_four_ways_once() -> None:
+    spec = _variant("draw-classic", {"board.shape": "spinner"}, [])
+    e = Engine(spec, 3, check_invariants=True)  # type: ignore[arg-type]
+    rng = random.Random(8)
+    from deckgen.engine.board import board_after
+
+    for _ in range(200):
+        r = e.play_round(rng, make_bots(["random", "smart"], 3, 1), record=True)
+        b = board_after(spec, r)  # type: ignore[arg-type]
+        crossed = [p for p in b.tiles if p.crosswise]
+        assert len(crossed) <= 1
+        assert len(b.ends) == (4 if crossed else 2)
