@@ -185,3 +185,17 @@ def test_calibration_page(tmp_path: Path) -> None:
         assert front.getpixel((int(x * px), int((size[1] - y) * px))) < 128  # the cross
         bx, by = behind(point, size, "short")
         assert back.getpixel((int(bx * px), int((size[1] - by) * px))) < 128  # the scale
+
+
+def test_sheets_keep_deck_order_with_cover_and_imprint(
+    deck7: tuple[Path, Path], tmp_path: Path
+) -> None:
+    cards, back = deck7
+    result = impose_sheets(cards, back, SheetOptions(paper="A3"))
+    out = save_pdf(result.pdf, tmp_path / "sheets.pdf")
+    reader = PdfReader(out)
+    fronts = [reader.pages[i].extract_text() for i in range(0, len(reader.pages), 2)]
+    words = " ".join(fronts).split()
+    assert words[0] == "cover" and words[-1] == "imprint"
+    assert words[1:4] == ["0-0", "0-1", "0-2"] and len(words) == 38
+    assert all(not reader.pages[i].extract_text().strip() for i in range(1, len(reader.pages), 2))
