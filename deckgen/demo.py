@@ -31,6 +31,7 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
         deck = build_deck(images_dir() / "demo-deck.toml", stage / "deck", reporter=reporter)
         written += [f"deck/{path.name}" for path in deck.files]
         written += _demo_match(stage)
+        written += _demo_checks(stage, reporter)
     return [out_dir / name for name in written]
 
 
@@ -56,3 +57,11 @@ def _demo_match(stage: Path) -> list[str]:
         "\n".join(match_lines(spec, match, bots=bots)) + "\n",
     )
     return ["rules/card-domino-match.json", "rules/card-domino-match.txt"]
+
+
+def _demo_checks(stage: Path, reporter: Reporter) -> list[str]:
+    """The rules check of every bundled rules file: check-<id>.json and .md (the card
+    domino with more rounds; see docs/rules-check.md)."""
+    from deckgen.rulecheck.bundled import check_bundled
+
+    return [p.relative_to(stage).as_posix() for p in check_bundled(stage, reporter=reporter)]

@@ -228,6 +228,8 @@ def run_check(
             inv = opts.invariant_rounds or min(budget, max(1000, budget // 10))
             plans.append(_Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget)))
     feas = {n: feasibility(spec, n) for n in counts}
+    if any(p.why_not_fast is None for p in plans):
+        import numpy  # noqa: F401  (once here, not once per forked worker)
 
     with _executor(workers) as pool:
         # the pilot chunks (in this process: they size the others)

@@ -7,7 +7,6 @@ verdict: 0 ok, 3 gaps, 4 broken (2 stays for user errors).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -104,12 +103,10 @@ def check_command(
 
     Exit code: 0 ok, 3 gaps (situations the file does not decide), 4 broken.
     """
-    from deckgen import atomic
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.errors import InputError
     from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.examples import write_examples
-    from deckgen.rulecheck.markdown import report_markdown
+    from deckgen.rulecheck.files import write_report
     from deckgen.rulecheck.report import build_report
     from deckgen.rulespec import load_rules
 
@@ -137,16 +134,7 @@ def check_command(
     result = run_check(spec, opts, reporter=reporter)
     reporter.finish()
     report = build_report(result)
-    first = json_file or md_file
-    if first is not None:
-        first.parent.mkdir(parents=True, exist_ok=True)
-        write_examples(spec, report, first.parent, first.name.split(".")[0])
-    if json_file is not None:
-        json_file.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(json_file, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-    if md_file is not None:
-        md_file.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(md_file, report_markdown(report))
+    write_report(spec, report, json_path=json_file, md_path=md_file)
     lines = summary_lines(report)
     sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")
     raise typer.Exit(report["exit_code"])

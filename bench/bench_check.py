@@ -1,0 +1,110 @@
+"""Speed of the rules check: the fast path against the reference engine, and the whole check.
+
+Anchor: the reference engine (``deckgen.engine``), measured in the same run. For every
+bundled rules file and player count it measures rounds per second on one core (process
+CPU time, random bots, whole matches as the check plays them) for
+
+- the reference engine (``deckgen.rulecheck.chunks.run_chunk``, invariants off), and
+- the numpy fast path (``deckgen.rulecheck.fastmatch.run_fast_chunk``) where it applies,
+
+and prints the ratio. Then it times the whole ``rules check`` of the seed-002 variant
+(``rules/two-player.toml``), 100,000 rounds, wall clock, with all cores (goal: at most
+2 s on a 2-core machine), with one worker, and with the fast path switched off.
+
+Run: ``.venv/bin/python -m bench bench_check`` (``BENCH_SECONDS`` sets the time per
+measurement, default 2).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.chunks import ChunkTask, run_chunk
+from deckgen.rulecheck.fastline import unsupported
+from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
+from deckgen.rulespec import RuleSpec, list_rules, load_rules
+
+GOAL_SECONDS = 2.0
+GOAL_ROUNDS = 100_000
+
+
+def _task(spec: RuleSpec, n: int, first: int, count: int) -> ChunkTask:
+    return ChunkTask(
+        spec.raw, str(spec.path), spec.sha256, n, ("random",), 1, first, count, False, 10.0, 60.0
+    )
+
+
+def reference_rate(spec: RuleSpec, n: int, seconds: float) -> float:
+    """Rounds per CPU second of the reference engine, whole matches."""
+    rounds = 0
+    k = 0
+    start = time.process_time()
+    while True:
+        rounds += run_chunk(_task(spec, n, k, 20)).rounds
+        k += 20
+        used = time.process_time() - start
+        if used >= seconds:
+            return rounds / used
+
+
+def fast_rate(spec: RuleSpec, n: int, seconds: float) -> float:
+    """Rounds per CPU second of the fast path (chunks as the check sizes them)."""
+    per = spec.params.match.rounds or 1
+    size = max(1, 12_500 // per)
+    run_fast_chunk(FastTask(_task(spec, n, 0, 0), 0, 50))  # warm up: imports, tables
+    rounds = 0
+    i = 1
+    start = time.process_time()
+    while True:
+        rounds += run_fast_chunk(FastTask(_task(spec, n, 0, 0), i, size)).rounds
+        i += 1
+        used = time.process_time() - start
+        if used >= seconds:
+            return rounds / used
+
+
+def whole_check(workers: int | None, fast: bool, rounds: int = GOAL_ROUNDS) -> tuple[float, int]:
+    """Wall seconds and rounds of ``rules check two-player``."""
+    spec = load_rules("two-player")
+    start = time.perf_counter()
+    result = run_check(spec, CheckOptions(rounds=rounds, workers=workers, fast=fast))
+    return time.perf_counter() - start, result.runs[0].stats.rounds
+
+
+def main() -> None:
+    seconds = float(os.environ.get("BENCH_SECONDS", "2"))
+    cores = os.cpu_count() or 1
+    print(f"rounds per second on one core, random bots ({cores} cores here)")
+    print(f"{'rules':<16}{'n':>3}{'reference':>12}{'fast path':>12}{'ratio':>8}")
+    for spec in list_rules():
+        for n in spec.player_counts:
+            ref = reference_rate(spec, n, seconds)
+            why = unsupported(spec, ("random",), n)
+            if why is None:
+                fast = fast_rate(spec, n, seconds)
+                print(f"{spec.id:<16}{n:>3}{ref:>12,.0f}{fast:>12,.0f}{fast / ref:>7.1f}x")
+            else:
+                print(f"{spec.id:<16}{n:>3}{ref:>12,.0f}{'-':>12}{'-':>8}  ({why})")
+    print()
+    print(f"whole check of two-player, {GOAL_ROUNDS:,} rounds, wall clock:")
+    wall, rounds = whole_check(None, True)
+    verdict = "meets" if wall <= GOAL_SECONDS else "misses"
+    print(
+        f"  all cores, fast path:   {wall:6.2f} s ({rounds / wall:,.0f} rounds/s; "
+        f"{verdict} the {GOAL_SECONDS:g} s goal)"
+    )
+    wall1, _ = whole_check(1, True)
+    print(f"  one worker, fast path:  {wall1:6.2f} s ({wall1 / wall:.1f}x the all-core time)")
+    small = 20_000
+    wall_ref, r = whole_check(None, False, small)
+    est = wall_ref * GOAL_ROUNDS / r
+    print(
+        f"  all cores, reference:   {wall_ref:6.2f} s for {r:,} rounds "
+        f"(~{est:.1f} s for {GOAL_ROUNDS:,}; the fast path is {est / wall:.1f}x faster)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Writing a check report to files: JSON, Markdown, and the example game records beside them.
+
+Takes a rules file, its report and target paths; writes each file atomically (a
+failed run leaves the old files) and gives the paths written. Also
+:func:`check_to_folder`, which checks rules files and writes ``check-<id>.json`` and
+``check-<id>.md`` into one folder (used by ``deckgen demo``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from deckgen import atomic
+from deckgen.progress import CollectingReporter, Reporter
+from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.examples import write_examples
+from deckgen.rulecheck.markdown import report_markdown
+from deckgen.rulecheck.report import build_report
+from deckgen.rulespec import RuleSpec
+
+
+def report_json(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_report(
+    spec: RuleSpec,
+    report: dict[str, Any],
+    *,
+    json_path: Path | None = None,
+    md_path: Path | None = None,
+) -> list[Path]:
+    """Write the report (and its example records, beside the first file) to disk."""
+    written: list[Path] = []
+    first = json_path or md_path
+    if first is None:
+        return written
+    for path in (json_path, md_path):
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    written += write_examples(spec, report, first.parent, first.name.split(".")[0])
+    if json_path is not None:
+        atomic.write_text(json_path, report_json(report))
+        written.append(json_path)
+    if md_path is not None:
+        atomic.write_text(md_path, report_markdown(report))
+        written.append(md_path)
+    return written
+
+
+def check_to_folder(
+    specs: list[RuleSpec],
+    folder: Path,
+    options: CheckOptions,
+    *,
+    reporter: Reporter | None = None,
+) -> tuple[dict[str, dict[str, Any]], list[Path]]:
+    """Check each rules file; write ``check-<id>.json`` and ``.md`` into ``folder``.
+
+    Gives the reports by rules id and the paths written.
+    """
+    reporter = reporter or CollectingReporter()
+    reports: dict[str, dict[str, Any]] = {}
+    written: list[Path] = []
+    for spec in specs:
+        report = build_report(run_check(spec, options, reporter=reporter))
+        reports[spec.id] = report
+        written += write_report(
+            spec,
+            report,
+            json_path=folder / f"check-{spec.id}.json",
+            md_path=folder / f"check-{spec.id}.md",
+        )
+    return reports, written
