@@ -212,7 +212,8 @@ def play_command(
         typer.echo("\n".join(match_lines(spec, result, bots=labels)))
         typer.echo(f"seed {seed}" + (f"; record written to {record}" if record else ""))
     else:
-        typer.echo(f"{spec.id}: {winners} won, totals {list(result.totals)} (seed {seed})")
+        verdict = f"{winners} won" if len(result.winners) == 1 else f"shared win: {winners}"
+        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {seed})")
 
 
 @app.command("replay")
@@ -228,10 +229,19 @@ def replay_command(
 ) -> None:
     """Replay a recorded game under its rules; exit 1 naming the first action that differs."""
     from deckgen.engine.record import load_record, replay
+    from deckgen.errors import InputError
     from deckgen.rulespec import load_rules
 
     rec = load_record(file)
-    spec = load_rules(rules if rules is not None else rec.rules.id)
+    if rules is not None:
+        spec = load_rules(rules)
+    else:
+        try:
+            spec = load_rules(rec.rules.id)
+        except InputError:
+            if not (rec.rules.path and Path(rec.rules.path).is_file()):
+                raise
+            spec = load_rules(rec.rules.path)  # a rules file that is not bundled
     report = replay(rec, spec=spec)
     if as_json:
         sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")
