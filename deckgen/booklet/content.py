@@ -129,8 +129,9 @@ class _Builder:
             facts.append(self._("About %(minutes)d minutes", minutes=minutes))
             footnote = self._(
                 "Playing time estimated from %(rounds)s simulated rounds with %(players)d "
-                "players, assuming %(seconds)s seconds per turn and one minute per round "
-                "for dealing and counting.",
+                "players, assuming %(seconds)s seconds per turn and %(setup)s seconds per "
+                "round for dealing and counting.",
+                setup=_num(f.setup_seconds, self.lang, 0),
                 rounds=f"{f.rounds:,}".replace(",", "." if self.lang == "de" else ","),
                 players=f.players,
                 seconds=_num(f.seconds_per_turn, self.lang, 0),
@@ -444,13 +445,13 @@ class _Builder:
                 (self._("Average turns per round"), _num(f.turns_per_round, self.lang)),
                 (
                     self._("Rounds that end without anyone going out"),
-                    _pct(f.blocked_share, self.lang),
+                    self.share_text(f.blocked_share, f.blocked_ci),
                 ),
                 (
                     self._("Rounds won by the player who started (of rounds with a winner)"),
                     self._(
                         "%(share)s (fair share %(fair)s)",
-                        share=_pct(f.starter_win_share, self.lang),
+                        share=self.share_text(f.starter_win_share, f.starter_ci),
                         fair=_pct(f.fair_share, self.lang),
                     ),
                 ),
@@ -471,6 +472,14 @@ class _Builder:
             facts_title=self._("How the rules play"),
             note=note,
         )
+
+    def share_text(self, share: float, ci: tuple[float, float] | None) -> str:
+        """``47 %`` or, with its 95 % interval, ``47 % (46–49 %)``."""
+        text = _pct(share, self.lang)
+        if ci is None:
+            return text
+        unit = "\u202f%" if self.lang == "de" else "%"
+        return f"{text} ({100 * ci[0]:.0f}\u2013{100 * ci[1]:.0f}{unit})"
 
     def booklet(self) -> Booklet:
         sections = [self.components()]

@@ -37,6 +37,10 @@ class PlayFacts:
     seconds_per_turn: float
     minutes_per_match: float
     bots: str = "random"
+    setup_seconds: float = SETUP_SECONDS_PER_ROUND
+    blocked_ci: tuple[float, float] | None = None
+    starter_ci: tuple[float, float] | None = None
+    """95 % confidence intervals of the two shares, when the source gives them."""
 
     @property
     def fair_share(self) -> float:
@@ -102,72 +106,60 @@ def facts_from_rounds(
     )
 
 
-def _dig(data: Mapping[str, Any], *paths: str) -> Any:
-    """The first value found at one of the dotted ``paths`` (``None`` if none)."""
-    for path in paths:
-        node: Any = data
-        for key in path.split("."):
-            if isinstance(node, Mapping) and key in node:
-                node = node[key]
-            else:
-                node = None
-                break
-        if node is not None:
-            return node
-    return None
+def _share(node: Any) -> tuple[float | None, tuple[float, float] | None]:
+    """``{"share": x, "ci95": [lo, hi]}`` -> (x, (lo, hi))."""
+    if not isinstance(node, Mapping):
+        return None, None
+    value = node.get("share", node.get("mean"))
+    ci = node.get("ci95")
+    interval = (float(ci[0]), float(ci[1])) if isinstance(ci, list) and len(ci) == 2 else None
+    return (float(value) if isinstance(value, int | float) else None), interval
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, Mapping):  # {"mean": x, "ci95": [...]} or {"share": x, ...}
-        for key in ("mean", "value", "share", "rate", "p"):
-            if key in value:
-                return _number(value[key])
+def _mean(node: Any) -> float | None:
+    if isinstance(node, Mapping) and isinstance(node.get("mean"), int | float):
+        return float(node["mean"])
     return None
 
 
 def facts_from_report(report: Mapping[str, Any], *, players: int) -> PlayFacts | None:
-    """Facts from the rules check's JSON report for ``players``, or None if it lacks them.
-
-    This is the one place that knows the report's schema; the lookups try the names
-    the check's documented schema uses and a few plausible spellings.
+    """Facts from the rules check's JSON report (format ``deckgen-rules-check``,
+    version 1) for ``players`` (or the first player count it has), or None when the
+    report lacks them. The one place that knows the report's layout:
+    ``players.<n>.stats`` with ``rounds``, ``round_end.not_out``,
+    ``first_player_win_share``, ``turns_per_round``, ``rounds_per_match``,
+    ``playing_time_minutes``, ``bots``; ``playing_time`` with the assumptions.
     """
-    per = _dig(report, f"players.{players}", f"by_players.{players}", f"statistics.{players}")
-    scope: Mapping[str, Any] = per if isinstance(per, Mapping) else report
-    rounds = _number(_dig(scope, "rounds", "rounds_played", "statistics.rounds"))
-    blocked = _number(
-        _dig(scope, "ends.not_out", "round_ends.not_out", "blocked_share", "blocked_rate")
-    )
-    if blocked is None:
-        ends = _dig(scope, "ends", "round_ends", "statistics.ends")
-        if isinstance(ends, Mapping):
-            shares = {k: _number(v) for k, v in ends.items()}
-            if all(v is not None for v in shares.values()) and "out" in shares:
-                total = sum(v for v in shares.values() if v is not None)
-                out = shares["out"] or 0.0
-                blocked = (total - out) / total if total > 1.5 else 1.0 - out
-    starter = _number(_dig(scope, "first_player_advantage", "starter_wins", "wins_by_seat.starter"))
-    turns = _number(_dig(scope, "turns", "turns_per_round", "statistics.turns"))
-    rpm = _number(_dig(scope, "rounds_per_match", "statistics.rounds_per_match")) or 1.0
-    spt = _number(_dig(report, "playing_time.seconds_per_turn", "assumptions.seconds_per_turn"))
-    minutes = _number(_dig(scope, "playing_time.minutes", "playing_time_minutes"))
-    if None in (rounds, blocked, starter, turns):
+    sections = report.get("players")
+    if not isinstance(sections, Mapping) or not sections:
         return None
-    assert rounds is not None and blocked is not None and starter is not None
-    assert turns is not None
-    spt = spt or SECONDS_PER_TURN
+    key = str(players) if str(players) in sections else next(iter(sections))
+    stats = sections[key].get("stats") if isinstance(sections[key], Mapping) else None
+    if not isinstance(stats, Mapping):
+        return None
+    blocked, blocked_ci = _share(stats.get("round_end", {}).get("not_out"))
+    starter, starter_ci = _share(stats.get("first_player_win_share"))
+    turns = _mean(stats.get("turns_per_round"))
+    rounds = stats.get("rounds")
+    if blocked is None or starter is None or turns is None or not isinstance(rounds, int):
+        return None
+    timing = report.get("playing_time", {})
+    spt = timing.get("seconds_per_turn", SECONDS_PER_TURN)
+    setup = timing.get("setup_seconds_per_round", SETUP_SECONDS_PER_ROUND)
+    rpm = _mean(stats.get("rounds_per_match")) or 1.0
+    minutes = _mean(stats.get("playing_time_minutes"))
     return PlayFacts(
         source="check",
-        rounds=int(rounds),
-        players=players,
+        rounds=rounds,
+        players=int(key),
         blocked_share=blocked,
         starter_win_share=starter,
         turns_per_round=turns,
         rounds_per_match=rpm,
-        seconds_per_turn=spt,
+        seconds_per_turn=float(spt),
         minutes_per_match=minutes if minutes is not None else minutes_for(turns, rpm, spt),
-        bots=str(_dig(report, "bots") or "random"),
+        bots=str(stats.get("bots", "random")),
+        setup_seconds=float(setup),
+        blocked_ci=blocked_ci,
+        starter_ci=starter_ci,
     )
