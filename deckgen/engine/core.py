@@ -17,6 +17,7 @@ within the limit, and the scores (see :mod:`deckgen.engine.invariants`).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -73,19 +74,24 @@ class _Setup:
     redeals: int
 
 
-def _chunk_tables(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """For each 8-tile chunk of the deck, the value sum of every 8-bit pattern."""
+@functools.lru_cache(maxsize=32)
+def _chunk_tables(values: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """Chunk width and, per chunk of the deck, the value sum of every bit pattern.
+
+    16-tile chunks (two or three tables of 65536 sums) for sets up to 48 tiles, else
+    8-tile chunks: a hand's value is then a few table lookups.
+    """
+    width = 16 if len(values) <= 48 else 8
     tables = []
-    for base in range(0, len(values), 8):
-        row = []
-        for pattern in range(256):
-            total = 0
-            for b in range(8):
-                if pattern >> b & 1 and base + b < len(values):
-                    total += values[base + b]
-            row.append(total)
+    for base in range(0, len(values), width):
+        size = 1 << width
+        row = [0] * size
+        for pattern in range(1, size):
+            low = pattern & -pattern
+            b = low.bit_length() - 1
+            row[pattern] = row[pattern ^ low] + (values[base + b] if base + b < len(values) else 0)
         tables.append(tuple(row))
-    return tuple(tables)
+    return width, tuple(tables)
 
 
 class Engine:
@@ -106,7 +112,7 @@ class Engine:
         dset = spec.dset
         self.double_index = tuple(dset.index(Tile(v, v)) for v in dset.values)
         self._union: dict[int, int] = {}
-        self._hv_tables = _chunk_tables(self.t.value)
+        self._hv_width, self._hv_tables = _chunk_tables(self.t.value)
         self._fast = self.t.shape == "line" and self.t.must_play_drawn
         always = {"setup.deal", "setup.rest"}
         if len(self.t.sides[0]) > 1:
@@ -875,11 +881,13 @@ class Engine:
     ) -> RoundResult:
         t = self.t
         hv = []
+        width = self._hv_width
+        chunk = (1 << width) - 1
         for hm in hands:
             total = 0
             for row in self._hv_tables:
-                total += row[hm & 255]
-                hm >>= 8
+                total += row[hm & chunk]
+                hm >>= width
             hv.append(total)
         fired |= self._always_fired
         if played:
@@ -905,23 +913,23 @@ class Engine:
         fired.update(sfired)
         gaps.extend(sgaps)
         result = RoundResult(
-            end=end,
-            starter=setup.starter,
-            out_seat=out_seat,
-            winners=winners,
-            points=points,
-            hand_values=tuple(hv),
-            turns=turns,
-            draws=draws,
-            passes=passes,
-            tiles_played=played,
-            redeals=setup.redeals,
-            clauses=self._sorted_clauses(fired),
-            gaps=tuple(gaps),
-            turned_up=setup.turned_up,
-            lead_tile=first_tile,
-            deal=setup.deal,
-            actions=actions,
+            end,
+            setup.starter,
+            out_seat,
+            winners,
+            points,
+            tuple(hv),
+            turns,
+            draws,
+            passes,
+            played,
+            setup.redeals,
+            self._sorted_clauses(fired),
+            tuple(gaps),
+            setup.turned_up,
+            first_tile,
+            setup.deal,
+            actions,
         )
         if self.check:
             check_tiles(t, hands, stock, board, dead_mask)
