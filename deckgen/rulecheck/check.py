@@ -158,6 +158,7 @@ class _Plan:
     fast_done: dict[int, PlayTally] = field(default_factory=dict)
     chunk_matches: int = 1
     est_rounds: float = 1.0
+    fast_size: int = 1
 
 
 def pilot_matches(budget: int) -> int:
@@ -183,17 +184,17 @@ def _ref_task(plan: _Plan, index: int) -> ChunkTask:
     )  # fmt: skip
 
 
-def _prefix(plan: _Plan) -> tuple[PlayTally | None, int]:
-    """The merged shortest prefix of reference chunks reaching the budget, or None and
-    the index of the next chunk needed."""
+def _prefix(done: dict[int, PlayTally], budget: int) -> tuple[PlayTally | None, int]:
+    """The merged shortest prefix of chunks reaching ``budget`` rounds, or None and the
+    index of the next chunk needed."""
     total: PlayTally | None = None
     i = 0
-    while i in plan.ref_done:
-        part = plan.ref_done[i]
+    while i in done:
+        part = done[i]
         if total is None:
             total = PlayTally(part.players, part.sides, part.seconds_per_turn, part.setup_seconds)
         total.merge(part)
-        if total.rounds >= plan.ref_budget:
+        if total.rounds >= budget:
             return total, -1
         i += 1
     return None, i
@@ -243,11 +244,20 @@ def run_check(
             chunks = math.ceil(missing / (plan.chunk_matches * plan.est_rounds) * 1.1)
             plan.ref_tasks = [_ref_task(plan, i) for i in range(1, chunks + 1)]
             if plan.why_not_fast is None:
-                per_match = spec.params.match.rounds or 1
-                matches = math.ceil(opts.rounds / per_match)
-                size = max(1, FAST_CHUNK_ROUNDS // per_match)
-                for i, first in enumerate(range(0, matches, size)):
-                    plan.fast_tasks.append(FastTask(plan.base, i, min(size, matches - first)))
+                m = spec.params.match
+                if m.end == "rounds" and m.tie != "play_on":  # exactly the rounds asked for
+                    per_match = m.rounds or 1
+                    matches = math.ceil(opts.rounds / per_match)
+                    plan.fast_size = max(1, FAST_CHUNK_ROUNDS // per_match)
+                    for i, first in enumerate(range(0, matches, plan.fast_size)):
+                        count = min(plan.fast_size, matches - first)
+                        plan.fast_tasks.append(FastTask(plan.base, i, count))
+                else:  # matches of varying length: enough chunks, the prefix is kept
+                    plan.fast_size = max(1, round(FAST_CHUNK_ROUNDS / plan.est_rounds))
+                    chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
+                    plan.fast_tasks = [
+                        FastTask(plan.base, i, plan.fast_size) for i in range(chunks)
+                    ]
         total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
         reporter.start(f"checking {spec.id}", total)
         reporter.advance(sum(min(p.ref_budget, p.ref_done[0].rounds) for p in plans))
@@ -260,22 +270,27 @@ def run_check(
         _collect(pending, reporter)
         for plan in plans:  # rarely, the planned chunks fell short of the budget
             while True:
-                merged, nxt = _prefix(plan)
+                merged, nxt = _prefix(plan.ref_done, plan.ref_budget)
                 if merged is not None:
                     break
-                extra = {pool.submit(run_chunk, _ref_task(plan, nxt)): (plan, "ref", nxt)}
-                _collect(extra, reporter)
+                more = {pool.submit(run_chunk, _ref_task(plan, nxt)): (plan, "ref", nxt)}
+                _collect(more, reporter)
+            while plan.why_not_fast is None:
+                merged, nxt = _prefix(plan.fast_done, opts.rounds)
+                if merged is not None:
+                    break
+                task = FastTask(plan.base, nxt, plan.fast_size)
+                _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()
 
     runs = []
     for plan in plans:
-        judge, _ = _prefix(plan)
+        judge, _ = _prefix(plan.ref_done, plan.ref_budget)
         assert judge is not None
         if plan.why_not_fast is None:
-            stats = PlayTally(plan.players, judge.sides, opts.seconds_per_turn, opts.setup_seconds)
-            for i in sorted(plan.fast_done):
-                stats.merge(plan.fast_done[i])
-            path = "fast"
+            fast, _ = _prefix(plan.fast_done, opts.rounds)
+            assert fast is not None
+            stats, path = fast, "fast"
         else:
             stats, path = judge, "reference"
         runs.append(

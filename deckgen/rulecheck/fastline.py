@@ -1,8 +1,8 @@
 """The fast path: many rounds of a line-board rules file played at once with numpy.
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`unsupported` accepts (a line board, sets of at most 64 tiles, no redeal, a match
-of a fixed number of rounds), deals as arrays, and the seats' bots (``random`` or
+:func:`unsupported` accepts (a line board, sets of at most 64 tiles, later rounds not
+started by the previous winner), deals as arrays, and the seats' bots (``random`` or
 ``greedy``); gives the outcome of every round as arrays (:class:`Rounds`). Every
 round of a batch takes one step per turn in lock-step, so the Python loop runs once per
 turn for thousands of rounds.
@@ -44,16 +44,8 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
         return f"the board is a {p.board.shape}, not a line"
     if len(spec.dset) > 64:
         return f"{spec.dset.name} has more than 64 tiles"
-    if p.deal.redeal_doubles is not None:
-        return "deals may be dealt again"
-    if p.opening.no_double == "redeal":
-        return "deals may be dealt again"
     if p.opening.later_starter == "round_winner":
         return "later rounds start with the previous winner"
-    if p.match.end != "rounds":
-        return "a match ends at a target score, so its length varies"
-    if p.match.tie == "play_on":
-        return "a tied match plays on"
     for b in bots:
         if b not in FAST_BOTS:
             return f"the bot '{b}' has no fast version"
@@ -67,6 +59,8 @@ class Deals:
 
     hands: np.ndarray
     rest: np.ndarray
+    redeals: np.ndarray | None = None
+    """How often each deal was redone under the redeal rules (None: never)."""
 
 
 @dataclass
@@ -86,6 +80,15 @@ class Rounds:
     """(rounds, sides)"""
     winners: np.ndarray
     """(rounds, sides) booleans"""
+    redeals: np.ndarray
+
+    @staticmethod
+    def concat(parts: list[Rounds]) -> Rounds:
+        """One batch from several, in order."""
+        import numpy as np
+
+        names = Rounds.__dataclass_fields__
+        return Rounds(**{k: np.concatenate([getattr(r, k) for r in parts]) for k in names})
 
 
 class FastLine:
@@ -127,8 +130,7 @@ class FastLine:
         )
 
     # ------------------------------------------------------------------ deals
-    def deal(self, rng: Any, count: int) -> Deals:
-        """``count`` uniformly shuffled deals."""
+    def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
         import numpy as np
 
         order = rng.random((count, self.ntiles)).argsort(axis=1)
@@ -136,7 +138,48 @@ class FastLine:
         hands = np.zeros((count, self.n), dtype=self.dtype)
         for s in range(self.n):
             hands[:, s] = np.bitwise_or.reduce(self.bit[order[:, s * h : (s + 1) * h]], axis=1)
-        return Deals(hands, order[:, self.n * h :])
+        return hands, order[:, self.n * h :]
+
+    def _redo(self, hands: np.ndarray, first_rule: np.ndarray) -> np.ndarray:
+        """Deals the rules deal again: too many doubles in a hand, or (where the
+        first-round starter rule applies) no starting double with ``no_double = redeal``."""
+        import numpy as np
+
+        bad = np.zeros(hands.shape[0], dtype=bool)
+        k = self.t.redeal_doubles
+        if k:
+            dm = self.dtype(self.t.double_mask)
+            bad |= (np.bitwise_count(hands & dm) >= k).any(axis=1)
+        op = self.opening
+        if op.no_double == "redeal" and op.first_starter != "seat":
+            dealt = np.bitwise_or.reduce(hands, axis=1)
+            if op.first_starter == "highest_double":
+                want = self.dtype(self.t.double_mask)
+            else:
+                assert op.required_double is not None
+                want = self.bit[self.double_index[op.required_double]]
+            bad |= first_rule & ((dealt & want) == 0)
+        return bad
+
+    def deal(self, rng: Any, count: int, first_rule: np.ndarray | None = None) -> Deals:
+        """``count`` uniformly shuffled deals, each dealt again while the redeal rules
+        say so (``first_rule`` marks the deals whose starter the first-round rule picks)."""
+        import numpy as np
+
+        hands, rest = self._shuffle(rng, count)
+        if not self.t.redeal_doubles and self.opening.no_double != "redeal":
+            return Deals(hands, rest)
+        if first_rule is None:
+            first_rule = np.ones(count, dtype=bool)
+        redeals = np.zeros(count, dtype=np.int64)
+        idx = np.nonzero(self._redo(hands, first_rule))[0]
+        while len(idx):
+            h2, r2 = self._shuffle(rng, len(idx))
+            hands[idx] = h2
+            rest[idx] = r2
+            redeals[idx] += 1
+            idx = idx[self._redo(h2, first_rule[idx])]
+        return Deals(hands, rest, redeals)
 
     def _holder(self, hands: np.ndarray, bit: np.uint64) -> np.ndarray:
         import numpy as np
@@ -451,7 +494,10 @@ class FastLine:
                     turns, draws, passes = turns[keep], draws[keep], passes[keep]
                     played, forced, end, out = played[keep], forced[keep], end[keep], out[keep]
                     base = np.arange(len(gid)) * n
-        return self._results(r_end, r_out, starter, r_turns, r_draws, r_passes, r_played, r_hands)
+        redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
+        return self._results(
+            r_end, r_out, starter, r_turns, r_draws, r_passes, r_played, r_hands, redeals
+        )
 
     def _results(
         self,
@@ -463,10 +509,13 @@ class FastLine:
         passes: np.ndarray,
         played: np.ndarray,
         hands: np.ndarray,
+        redeals: np.ndarray,
     ) -> Rounds:
         hv = self.hand_values(hands)
         winners, points = self.score(end, out_seat, hv)
-        return Rounds(end, out_seat, starter, turns, draws, passes, played, hv, points, winners)
+        return Rounds(
+            end, out_seat, starter, turns, draws, passes, played, hv, points, winners, redeals
+        )
 
     def hand_values(self, hands: np.ndarray) -> np.ndarray:
         import numpy as np

@@ -1,13 +1,15 @@
-"""Whole matches on the fast path: deals for a chunk of matches, every round of every
-match played in one batch by :class:`~deckgen.rulecheck.fastline.FastLine`, counted into
-a :class:`~deckgen.rulecheck.tally.PlayTally` (statistics only: coverage and gaps come
+"""Whole matches on the fast path: a chunk of matches played by
+:class:`~deckgen.rulecheck.fastline.FastLine` and counted into a
+:class:`~deckgen.rulecheck.tally.PlayTally` (statistics only: coverage and gaps come
 from the reference engine).
 
 Takes a :class:`FastTask`; each chunk has its own numpy stream seeded from
 ``(seed, players, chunk)``, so the result does not depend on the number of workers.
-Only for files whose matches last a fixed number of rounds (see
-:func:`~deckgen.rulecheck.fastline.unsupported`), so all rounds of a chunk are known in
-advance: the starter of a later round depends only on the deals, never on play.
+A match of a fixed number of rounds whose later starters follow from the deals alone
+is played as one batch of all its rounds; any other match (to a target score, or
+playing on after a tie) is played in waves: round 1 of every match, then round 2 of
+the matches still running, and so on, with the match end decided as the engine's
+:func:`~deckgen.engine.match.match_over` decides it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from deckgen.engine.match import MAX_ROUNDS
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
@@ -24,11 +27,23 @@ from deckgen.rulecheck.tally import PlayTally
 
 @dataclass(frozen=True)
 class FastTask:
-    """``count`` matches of chunk ``chunk`` of one (player count, bots) run."""
+    """``count`` matches of chunk ``index`` of one (player count, bots) run."""
 
     chunk: ChunkTask
     index: int
     count: int
+
+
+@dataclass
+class Matches:
+    """The rounds of a batch of matches and who won each match."""
+
+    rounds: Rounds
+    match_of: Any
+    """(rounds,) the match each round belongs to."""
+    count: int
+    winners: Any
+    """(matches, sides) booleans: the match's winning sides."""
 
 
 _LINES: dict[tuple[str, int], FastLine] = {}
@@ -43,17 +58,34 @@ def fast_line(task: ChunkTask) -> FastLine:
     return line
 
 
-def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Rounds:
-    """Play ``matches`` matches; rounds come out match by match (match-major order)."""
+def _leaders(totals: Any, contenders: Any) -> Any:
+    import numpy as np
+
+    masked = np.where(contenders, totals, np.iinfo(np.int64).min)
+    best = masked.max(axis=1)
+    return contenders & (totals == best[:, None])
+
+
+def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+    """Play ``matches`` matches to their end."""
+    m = line.spec.params.match
+    if m.end == "rounds" and m.tie != "play_on":
+        return _fixed(line, rng, matches, kinds)
+    return _waves(line, rng, matches, kinds)
+
+
+def _fixed(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+    """Every round of every match in one batch (match-major order)."""
     import numpy as np
 
     p = line.spec.params
     per = p.match.rounds or 1
     n = line.n
     g = matches * per
-    deals = line.deal(rng, g)
     rno = np.tile(np.arange(per), matches)
     later = rno > 0
+    next_seat = p.opening.later_starter == "next_seat"
+    deals = line.deal(rng, g, first_rule=~later if next_seat else None)
     lead_any = later & (p.opening.later_lead == "any")
     starter, lead = line.first_rule(deals.hands, lead_any=False)
     if later.any():
@@ -62,17 +94,72 @@ def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...])
             _, l_later = line.first_rule(deals.hands[later], lead_any=False)
         starter[later] = s_later
         lead[later] = l_later
-        if p.opening.later_starter == "next_seat":
+        if next_seat:
             first = starter[~later]
             starter[later] = (np.repeat(first, per)[later] + rno[later]) % n
             lead[later] = -1
-    return line.play(deals, starter, lead, lead_any, kinds, rng)
+    r = line.play(deals, starter, lead, lead_any, kinds, rng)
+    totals = r.points.reshape(matches, per, -1).sum(axis=1)
+    winners = _leaders(totals, np.ones(totals.shape, dtype=bool))
+    return Matches(r, np.repeat(np.arange(matches), per), matches, winners)
 
 
-def tally_rounds(tally: PlayTally, r: Rounds, per_match: int, side_of: Any) -> None:
-    """Count a batch of whole matches (``per_match`` rounds each) into ``tally``."""
+def _waves(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+    """Round by round for the matches still running."""
     import numpy as np
 
+    p = line.spec.params
+    m = p.match
+    n = line.n
+    ns = line.nsides
+    totals = np.zeros((matches, ns), dtype=np.int64)
+    winners = np.zeros((matches, ns), dtype=bool)
+    prev_starter = np.zeros(matches, dtype=np.int64)
+    active = np.arange(matches)
+    parts: list[Rounds] = []
+    ids: list[Any] = []
+    played = 0
+    while len(active):
+        k = len(active)
+        first = played == 0 or p.opening.later_starter in ("same_rule", None)
+        any_lead = played > 0 and p.opening.later_lead == "any"
+        deals = line.deal(rng, k, first_rule=np.full(k, first))
+        if first:
+            starter, lead = line.first_rule(deals.hands, lead_any=any_lead)
+        else:  # next_seat
+            starter = (prev_starter[active] + 1) % n
+            lead = np.full(k, -1, dtype=np.int64)
+        r = line.play(deals, starter, lead, np.full(k, any_lead), kinds, rng)
+        parts.append(r)
+        ids.append(active)
+        totals[active] += r.points
+        prev_starter[active] = starter
+        played += 1
+        t = totals[active]
+        if m.end == "rounds":
+            assert m.rounds is not None
+            contenders = np.full(t.shape, played >= m.rounds)
+        else:
+            assert m.target is not None
+            contenders = t >= m.target
+        leaders = _leaders(t, contenders)
+        nlead = leaders.sum(axis=1)
+        someone = np.asarray(contenders.any(axis=1), dtype=bool)
+        over = someone & ((nlead == 1) | (m.tie != "play_on"))
+        if played >= MAX_ROUNDS:  # the engine's limit: the leaders so far
+            over = np.ones(k, dtype=bool)
+            everyone = _leaders(t, np.ones(t.shape, dtype=bool))
+            leaders = np.where(someone[:, None], leaders, everyone)
+        winners[active[over]] = leaders[over]
+        active = active[~over]
+    return Matches(Rounds.concat(parts), np.concatenate(ids), matches, winners)
+
+
+def tally_matches(tally: PlayTally, ms: Matches, side_of: Any) -> None:
+    """Count a batch of whole matches into ``tally``."""
+    import numpy as np
+
+    r = ms.rounds
     g = r.end.shape[0]
     ns = tally.sides
     part = PlayTally(tally.players, ns, tally.seconds_per_turn, tally.setup_seconds)
@@ -81,7 +168,7 @@ def tally_rounds(tally: PlayTally, r: Rounds, per_match: int, side_of: Any) -> N
     part.draws = mean_of(r.draws)
     part.passes = mean_of(r.passes)
     part.tiles_played = mean_of(r.played)
-    part.redeals = mean_of(np.zeros(g))
+    part.redeals = mean_of(r.redeals)
     for code, name in enumerate(END_CODES):
         k = int((r.end == code).sum())
         if k:
@@ -106,26 +193,25 @@ def tally_rounds(tally: PlayTally, r: Rounds, per_match: int, side_of: Any) -> N
     part.starter_wins = Proportion(int((single & (rel == 0)).sum()), int(single.sum()))
     part.points = [mean_of(r.points[:, k]) for k in range(ns)]
     part.winner_points = mean_of(r.points[np.nonzero(single)[0], w[single]])
-    m = g // per_match
-    totals = r.points.reshape(m, per_match, ns).sum(axis=1)
-    turns = r.turns.reshape(m, per_match).sum(axis=1)
-    part.matches = m
-    part.match_rounds = mean_of(np.full(m, per_match))
+    mcount = ms.count
+    rounds = np.bincount(ms.match_of, minlength=mcount)
+    turns = np.bincount(ms.match_of, weights=r.turns, minlength=mcount)
+    part.matches = mcount
+    part.match_rounds = mean_of(rounds)
     part.match_turns = mean_of(turns)
     part.match_minutes = mean_of(
-        (turns * tally.seconds_per_turn + per_match * tally.setup_seconds) / 60.0
+        (turns * tally.seconds_per_turn + rounds * tally.setup_seconds) / 60.0
     )
-    best = totals.max(axis=1)
-    leaders = totals == best[:, None]
-    nl = leaders.sum(axis=1)
-    lw = leaders.argmax(axis=1)
+    nl = ms.winners.sum(axis=1)
+    lw = ms.winners.argmax(axis=1)
     for side in range(ns):
         k = int(((nl == 1) & (lw == side)).sum())
         if k:
             part.match_winner.add(str(side), k)
-    k = int((nl > 1).sum())
-    if k:
-        part.match_winner.add("shared", k)
+    for key, mask in (("shared", nl > 1), ("none", nl == 0)):
+        k = int(mask.sum())
+        if k:
+            part.match_winner.add(key, k)
     tally.merge(part)
 
 
@@ -136,9 +222,8 @@ def run_fast_chunk(task: FastTask) -> PlayTally:
     c = task.chunk
     line = fast_line(c)
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
-    per = line.spec.params.match.rounds or 1
     kinds = tuple(c.bots[min(s, len(c.bots) - 1)] for s in range(c.players))
-    r = play_matches(line, rng, task.count, kinds)
+    ms = play_matches(line, rng, task.count, kinds)
     tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
-    tally_rounds(tally, r, per, line.side_of)
+    tally_matches(tally, ms, line.side_of)
     return tally

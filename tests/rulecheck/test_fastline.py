@@ -104,30 +104,39 @@ def _close(a: Mean | Proportion, b: Mean | Proportion) -> bool:
     return abs(a.value - b.value) <= 4.5 * se + 1e-9
 
 
-@pytest.mark.parametrize(("rid", "n", "bots"), [
-    ("two-player", 2, ("random",)),
-    ("card-domino", 3, ("random",)),
-    ("card-domino", 4, ("greedy", "random")),
+@pytest.mark.parametrize(("rid", "n", "bots", "ref_matches", "fast_matches"), [
+    ("two-player", 2, ("random",), 800, 5000),  # fixed 4 rounds, one batch
+    ("card-domino", 4, ("greedy", "random"), 800, 5000),
+    ("block-classic", 3, ("random",), 300, 1500),  # to a target score: in waves
+    ("partnership", 4, ("random",), 150, 800),  # teams, bands, redeals
 ])  # fmt: skip
-def test_random_play_statistics_agree(rid: str, n: int, bots: tuple[str, ...]) -> None:
+def test_random_play_statistics_agree(
+    rid: str, n: int, bots: tuple[str, ...], ref_matches: int, fast_matches: int
+) -> None:
     spec = load_rules(rid)
-    task = ChunkTask(spec.raw, str(spec.path), spec.sha256, n, bots, 5, 0, 800, False, 10.0, 60.0)
+    task = ChunkTask(
+        spec.raw, str(spec.path), spec.sha256, n, bots, 5, 0, ref_matches, False, 10.0, 60.0
+    )
     ref = run_chunk(task)
-    fast = run_fast_chunk(FastTask(task, 0, 5000))
-    assert ref.rounds == 3200 and fast.rounds == 20000
-    for name in ("turns", "draws", "passes", "tiles_played", "match_turns"):
+    fast = run_fast_chunk(FastTask(task, 0, fast_matches))
+    assert ref.matches == ref_matches and fast.matches == fast_matches
+    assert fast.rounds > 4 * ref.rounds
+    for name in ("turns", "draws", "passes", "tiles_played", "redeals", "match_turns"):
         assert _close(getattr(ref, name), getattr(fast, name)), name
-    for end in ("out", "reserve"):
+    assert _close(ref.match_rounds, fast.match_rounds)
+    for end in ("out", "blocked", "reserve"):
         assert _close(ref.ends.share(end), fast.ends.share(end)), end
     assert _close(ref.starter_wins, fast.starter_wins)
-    for side in range(n):
+    for side in range(len(ref.points)):
         assert _close(ref.points[side], fast.points[side]), side
         assert _close(ref.round_winner.share(str(side)), fast.round_winner.share(str(side)))
+        assert _close(ref.match_winner.share(str(side)), fast.match_winner.share(str(side)))
 
 
 def test_fast_path_is_offered_only_where_it_applies() -> None:
     assert unsupported(load_rules("two-player"), ("random",), 2) is None
     assert unsupported(load_rules("card-domino"), ("greedy", "random"), 4) is None
-    assert "target" in (unsupported(load_rules("block-classic"), ("random",), 2) or "")
+    assert unsupported(load_rules("block-classic"), ("random",), 2) is None
+    assert unsupported(load_rules("partnership"), ("random",), 4) is None
     assert "cross_doubles" in (unsupported(load_rules("double-twelve"), ("random",), 2) or "")
     assert "smart" in (unsupported(load_rules("two-player"), ("smart",), 2) or "")
