@@ -11,6 +11,7 @@ text from its caller (``render_cards(imprint_rules=...)`` /
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from deckgen.errors import SpecError
@@ -157,3 +158,25 @@ def short_rules_for_deck(rules: RuleSpec, deck: LoadedDeck, *, lang: str | None 
         fix="use a larger card size, shorten imprint.text, or leave the short rules off "
         "the imprint card",
     )
+
+
+RULES_REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+"""What ``imprint.rules`` holds when it names a rules file rather than free text."""
+
+
+def imprint_rules_for(deck: LoadedDeck) -> str | None:
+    """The short rules a deck file asks for with ``imprint.rules = "<rules id>"``.
+
+    Gives the fullest short rules text of that rules file (id, German or English alias)
+    that fits the deck's imprint card, in the deck's language, for
+    ``build_deck(imprint_extra=...)``; None when the key is empty or holds free text
+    (the deck prints that as it is). An unknown id is an InputError with a suggestion;
+    rules that cannot fit are a SpecError.
+    """
+    from deckgen.rulespec import load_rules
+
+    ref = deck.spec.imprint.rules.strip()
+    if not ref or not RULES_REF.match(ref):
+        return None
+    rules = load_rules(ref)
+    return short_rules_for_deck(rules, deck, lang=deck.spec.language)

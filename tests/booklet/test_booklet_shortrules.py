@@ -64,3 +64,35 @@ def test_checked_by_the_deck_itself() -> None:
     assert fuller.index(text) > 0  # the demo card is too small for the fullest text
     with pytest.raises(SpecError, match="minimum readable size"):
         render_cards(deck, ["imprint"], imprint_rules=fuller[0], strict_text=True)
+
+
+@pytest.mark.parametrize("ref", ["card-domino", "kartendomino"])
+def test_deck_file_names_its_rules(ref: str) -> None:
+    from deckgen.booklet.shortrules import imprint_rules_for
+    from deckgen.deck.render import render_cards
+    from deckgen.deck.spec import deck_from_data
+    from deckgen.resources import images_dir
+    from deckgen.specfile import load_toml
+
+    path = images_dir() / "demo-deck.toml"
+    data = load_toml(path, what="deck file")
+    data["imprint"]["rules"] = ref
+    data["language"] = "de"
+    deck = deck_from_data(data, path=path)
+    text = imprint_rules_for(deck)
+    rules = load_rules("card-domino")
+    assert text in short_rules_variants(rules, "de")
+    render_cards(deck, ["imprint"], imprint_rules=text, strict_text=True)
+
+
+def test_deck_file_free_text_and_unknown_rules() -> None:
+    from deckgen.booklet.make import demo_deck
+    from deckgen.booklet.shortrules import imprint_rules_for
+    from deckgen.errors import InputError
+
+    deck = demo_deck(load_rules("card-domino"), "en")
+    assert imprint_rules_for(deck) is None  # no rules named
+    free = deck.with_imprint_rules("Lay matching numbers end to end; first out wins.")
+    assert imprint_rules_for(free) is None
+    with pytest.raises(InputError, match="card-domino"):
+        imprint_rules_for(deck.with_imprint_rules("card-dominoo"))
