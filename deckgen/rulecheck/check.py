@@ -253,7 +253,9 @@ def run_check(
                         count = min(plan.fast_size, matches - first)
                         plan.fast_tasks.append(FastTask(plan.base, i, count))
                 else:  # matches of varying length: enough chunks, the prefix is kept
-                    plan.fast_size = max(1, round(FAST_CHUNK_ROUNDS / plan.est_rounds))
+                    # smaller chunks for small runs: the kept prefix overshoots less
+                    chunk_rounds = min(FAST_CHUNK_ROUNDS, max(1000, opts.rounds // 8))
+                    plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
                     chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
                     plan.fast_tasks = [
                         FastTask(plan.base, i, plan.fast_size) for i in range(chunks)

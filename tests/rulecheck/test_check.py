@@ -108,3 +108,36 @@ def test_gap_example_record_replays(tmp_path) -> None:  # type: ignore[no-untype
     rec = load_record(path)
     assert any("score.tie" in r.result.gaps for r in rec.rounds)
     assert replay(rec, spec=spec).ok
+
+
+def test_an_invariant_violation_makes_the_rules_broken(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import deckgen.rulecheck.chunks as chunks
+    from deckgen.engine import InvariantError
+    from deckgen.rulecheck.chunks import match_seed
+    from deckgen.rulecheck.files import write_report
+
+    real = chunks.play_match
+    bad_seed = match_seed(0, 3)
+
+    def flaky(engine, players, seed, **kw):  # type: ignore[no-untyped-def]
+        if seed == bad_seed and engine.check:
+            raise InvariantError("a tile in hand 1 is also somewhere else")
+        return real(engine, players, seed, **kw)
+
+    monkeypatch.setattr(chunks, "play_match", flaky)
+    spec = load_rules("two-player")
+    report = build_report(run_check(spec, CheckOptions(rounds=400, workers=1)))
+    assert report["verdict"] == "broken" and report["exit_code"] == 4
+    (v,) = report["players"]["2"]["invariants"]["violations"]
+    assert v["seed"] == bad_seed and v["kind"] == "invariant"
+    assert f"--seed {bad_seed}" in v["reproduce"]
+    assert any("somewhere else" in r for r in report["reasons"])
+    write_report(spec, report, json_path=tmp_path / "c.json")
+    rec = load_record(tmp_path / v["record"])
+    assert rec.seed == bad_seed and rec.rules.id == "two-player"
+    assert (
+        json.loads((tmp_path / "c.json").read_text())["players"]["2"]["invariants"]["violations"][
+            0
+        ]["record"]
+        == v["record"]
+    )
