@@ -478,7 +478,8 @@ class Engine:
                     r()  # a random bot draws once per decision, forced or not
                 else:
                     mv = players[seat].choose(
-                        self._view(seat, hands, ends, board, stock, passed_on, tot, 0), [mv]
+                        self._view(seat, hands, ends, board, stock, passed_on, tot, 0, actions),
+                        [mv],
                     )
                     if mv != Move(lead_tile, -1, -1):
                         raise InvariantError(f"seat {seat} did not lead the required tile")
@@ -494,7 +495,8 @@ class Engine:
                 else:
                     moves = [Move(i, -1, -1) for i in bits(hand)]
                     mv = players[seat].choose(
-                        self._view(seat, hands, ends, board, stock, passed_on, tot, 0), moves
+                        self._view(seat, hands, ends, board, stock, passed_on, tot, 0, actions),
+                        moves,
                     )
                     if mv not in moves:
                         raise InvariantError(f"seat {seat} chose {mv}, not a legal lead")
@@ -628,7 +630,8 @@ class Engine:
                     mv = moves[int(r() * len(moves))]
                 else:
                     mv = players[seat].choose(
-                        self._view(seat, hands, ends, board, stock, passed_on, tot, drew), moves
+                        self._view(seat, hands, ends, board, stock, passed_on, tot, drew, actions),
+                        moves,
                     )
                     if mv not in moves:
                         raise InvariantError(f"seat {seat} chose {mv}, not a legal move")
@@ -844,7 +847,14 @@ class Engine:
         passed_on: list[int],
         totals: tuple[int, ...],
         drew: int,
+        actions: list[Action] | None = None,
     ) -> PlayerView:
+        history: tuple[Action, ...] = ()
+        if actions is not None:
+            history = tuple(
+                Action("draw", a.seat) if a.kind == "draw" and a.seat != seat else a
+                for a in actions
+            )
         return PlayerView(
             seat=seat,
             hand=hands[seat],
@@ -856,6 +866,7 @@ class Engine:
             totals=totals,
             drew=drew,
             tables=self.t,
+            history=history,
         )
 
     def _finish(

@@ -23,6 +23,7 @@ class HumanPlayer:
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
         self.inp = inp or sys.stdin
         self.out = out or sys.stdout
+        self._seen = 0
 
     def _say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -36,10 +37,27 @@ class HumanPlayer:
             f"seat {s}: {c} tiles" for s, c in enumerate(view.hand_counts) if s != view.seat
         )
         self._say("")
+        if len(view.history) + 1 < self._seen or (not view.history and self._seen):
+            self._say(
+                "A new round begins. Points so far: " + ", ".join(str(v) for v in view.totals)
+            )
+            self._seen = 0
+        for a in view.history[self._seen :]:
+            if a.seat == view.seat:
+                if a.kind == "draw":
+                    self._say(f"  you draw {tiles[a.tile]}")
+                continue
+            if a.kind == "lead":
+                self._say(f"  seat {a.seat} leads {tiles[a.tile]}")
+            elif a.kind == "play":
+                self._say(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value}")
+            elif a.kind == "draw":
+                self._say(f"  seat {a.seat} draws a tile")
+            else:
+                self._say(f"  seat {a.seat} passes")
+        self._seen = len(view.history) + 1
         self._say(f"Your turn (seat {view.seat}). Open ends: {ends}. Stock: {view.stock_count}.")
         self._say(f"Others: {others}.")
-        if view.drew:
-            self._say(f"You drew {view.drew} tile(s).")
         self._say(f"Your hand: {hand}")
         for k, m in enumerate(moves, start=1):
             if m.is_pass:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from deckgen.engine.results import Action
 from deckgen.engine.tables import Tables
 from deckgen.errors import InputError, did_you_mean
 
@@ -62,6 +63,9 @@ class PlayerView:
     drew: int
     """Tiles drawn in this turn before choosing."""
     tables: Tables
+    history: tuple[Action, ...] = ()
+    """The round's actions so far when the round is recorded (others' drawn tiles
+    hidden: ``tile = -1``); empty otherwise."""
 
 
 class Player(Protocol):
