@@ -96,6 +96,7 @@ def test_human_seat_from_piped_input(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Your hand:" in proc.stdout and "Please type a number" in proc.stdout
     assert "Match over after 4 rounds" in proc.stdout
+    assert "A new round begins" in proc.stdout and "  seat 1 plays" in proc.stdout
     assert json.loads(rec.read_text())["bots"][0] == "human"
     assert _run("replay", str(rec)).returncode == 0
     proc = _run("play", "two-player", "--human", "0", "--seed", "4", stdin="1\n")
