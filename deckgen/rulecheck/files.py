@@ -40,7 +40,8 @@ def write_report(
     for path in (json_path, md_path):
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-    written += write_examples(spec, report, first.parent, first.name.split(".")[0])
+    stem = first.name.split(".")[0] or "check"
+    written += write_examples(spec, report, first.parent, stem)
     if json_path is not None:
         atomic.write_text(json_path, report_json(report))
         written.append(json_path)
