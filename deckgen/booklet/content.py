@@ -37,7 +37,21 @@ from deckgen.booklet.model import (
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
-SHORT_CLAUSES = ("setup.deal", "play.match", "play.draw", "play.draw_limit", "end.out")
+QUICK_CLAUSES: dict[str, tuple[str, ...]] = {
+    "a5": (
+        "setup.deal",
+        "play.draw",
+        "play.draw_limit",
+        "end.out",
+        "end.reserve",
+        "end.blocked",
+        "score.out",
+        "score.bonus",
+        "match.end",
+    ),
+    "a6": ("setup.deal", "play.draw_limit", "end.out", "match.end"),
+}
+"""The clauses the quick reference repeats, per page format (it must fit one page)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +70,12 @@ class Extras:
 def _pct(share: float, lang: str) -> str:
     text = f"{100 * share:.0f} %"
     return text.replace(" ", "\u202f") if lang == "de" else text.replace(" ", "")
+
+
+def _count(value: int, lang: str) -> str:
+    """``2,000`` in English, ``2.000`` in German."""
+    text = f"{value:,}"
+    return text.replace(",", ".") if lang == "de" else text
 
 
 def _num(value: float, lang: str, digits: int = 1) -> str:
@@ -132,7 +152,7 @@ class _Builder:
                 "players, assuming %(seconds)s seconds per turn and %(setup)s seconds per "
                 "round for dealing and counting.",
                 setup=_num(f.setup_seconds, self.lang, 0),
-                rounds=f"{f.rounds:,}".replace(",", "." if self.lang == "de" else ","),
+                rounds=_count(f.rounds, self.lang),
                 players=f.players,
                 seconds=_num(f.seconds_per_turn, self.lang, 0),
             )
@@ -432,7 +452,7 @@ class _Builder:
 
     def quickref(self) -> QuickReference:
         items = [self.summary()]
-        for cid in SHORT_CLAUSES:
+        for cid in QUICK_CLAUSES.get(self.fmt.name, QUICK_CLAUSES["a6"]):
             if self.rules.has_clause(cid):
                 items.append(self.rules.clause_text(cid, self.lang))
         facts: list[tuple[str, str]] = []
@@ -440,7 +460,7 @@ class _Builder:
         note = ""
         if f is not None:
             facts = [
-                (self._("Rounds simulated"), f"{f.rounds:,}".replace(",", "\u202f")),
+                (self._("Rounds simulated"), _count(f.rounds, self.lang)),
                 (self._("Players in the simulation"), str(f.players)),
                 (self._("Average turns per round"), _num(f.turns_per_round, self.lang)),
                 (
@@ -448,9 +468,9 @@ class _Builder:
                     self.share_text(f.blocked_share, f.blocked_ci),
                 ),
                 (
-                    self._("Rounds won by the player who started (of rounds with a winner)"),
+                    self._("Starting player wins"),
                     self._(
-                        "%(share)s (fair share %(fair)s)",
+                        "%(share)s (fair: %(fair)s)",
                         share=self.share_text(f.starter_win_share, f.starter_ci),
                         fair=_pct(f.fair_share, self.lang),
                     ),
@@ -464,6 +484,11 @@ class _Builder:
                     "with %(bots)s bots (not from a full rules check).",
                     bots=f.bots,
                 )
+            )
+            note += " " + self._(
+                "The starting player's share counts the rounds somebody won; with no "
+                "advantage it would be 1 in %(n)d.",
+                n=f.side_count or f.players,
             )
         return QuickReference(
             title=self._("Quick reference"),

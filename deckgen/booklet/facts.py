@@ -42,10 +42,13 @@ class PlayFacts:
     starter_ci: tuple[float, float] | None = None
     """95 % confidence intervals of the two shares, when the source gives them."""
 
+    side_count: int = 0
+    """Sides that can win a round (teams in a partnership game; 0: one per player)."""
+
     @property
     def fair_share(self) -> float:
-        """What the starter would win if starting gave no advantage: 1 / players."""
-        return 1.0 / self.players
+        """What the starter would win if starting gave no advantage: 1 / sides."""
+        return 1.0 / (self.side_count or self.players)
 
 
 class RoundLike(Protocol):
@@ -103,6 +106,7 @@ def facts_from_rounds(
         seconds_per_turn=seconds_per_turn,
         minutes_per_match=minutes_for(tpr, rounds_per_match, seconds_per_turn),
         bots=bots,
+        side_count=len(sides) if sides else players,
     )
 
 
@@ -162,4 +166,12 @@ def facts_from_report(report: Mapping[str, Any], *, players: int) -> PlayFacts |
         setup_seconds=float(setup),
         blocked_ci=blocked_ci,
         starter_ci=starter_ci,
+        side_count=_sides(stats.get("first_player_fair_share")),
     )
+
+
+def _sides(fair: Any) -> int:
+    """The number of sides from the report's fair share ``1 / sides`` (0 if absent)."""
+    if isinstance(fair, int | float) and fair > 0:
+        return round(1 / fair)
+    return 0

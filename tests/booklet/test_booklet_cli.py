@@ -54,6 +54,9 @@ def test_booklet_a6_imposed(app: typer.Typer, tmp_path: Path) -> None:
     box = booklet.pages[0].mediabox
     assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (105, 148)
     assert "Ages 8 and up" in booklet.pages[0].extract_text()
+    last = booklet.pages[-1].extract_text()
+    assert "Quick reference" in last and "How the rules play" in last  # fits one page
+    assert "Quick reference" not in booklet.pages[-2].extract_text().split("\n")[0]
     imposed = pypdf.PdfReader(tmp_path / "booklet-en-print.pdf")
     assert len(imposed.pages) == -(-len(booklet.pages) // 4) * 2  # two sides per sheet
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
