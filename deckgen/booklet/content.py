@@ -158,7 +158,7 @@ class _Builder:
             )
         n = self.rules.dset.max_pip
         ex = self.x.example
-        position = ex.position_after(8) if ex is not None else None
+        position = ex.position_after(8 if self.fmt.name == "a5" else 6) if ex else None
         if position is not None:
             board = BoardView(line=position.board.line, doubles_across=False)
             art = diagram(

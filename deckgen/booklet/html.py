@@ -100,6 +100,8 @@ def page_style(fmt: PageFormat, lang: str, running_title: str) -> dict[str, Any]
         "body_size": f"{fmt.body_pt:g}pt",
         "small_size": f"{fmt.body_pt * 0.78:.2f}pt",
         "title_size": f"{fmt.title_pt:g}pt",
+        "art_margin": f"{fmt.height_mm * 0.05:.1f}mm",
+        "art_padding": f"{fmt.height_mm * 0.035:.1f}mm",
         "page_label": Markup(counter_content(t.gettext("Page %(page)s of %(pages)s"))),
         "running_title": Markup(css_string(running_title)),
     }
