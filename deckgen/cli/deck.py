@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -29,6 +30,17 @@ AllowOutsideOpt = Annotated[
         "(only for deck files you trust).",
     ),
 ]
+
+
+class Duplex(StrEnum):
+    long = "long"
+    short = "short"
+
+
+class MarkStyle(StrEnum):
+    crop = "crop"
+    cut = "cut"
+    none = "none"
 
 
 @app.command("new")
@@ -85,13 +97,78 @@ def build_command(
     no_preview: Annotated[
         bool, typer.Option("--no-preview", help="Skip the preview contact sheet.")
     ] = False,
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--preset",
+            help="Vendor preset whose files to write (default: the deck file's preset); "
+            "see `deckgen deck presets`.",
+        ),
+    ] = None,
+    sheets: Annotated[
+        str | None,
+        typer.Option(
+            "--sheets",
+            help="Also impose the cards on sheets for duplex printing: A4, Letter, A3 or SRA3 "
+            "(writes sheets.pdf and calibration.pdf).",
+        ),
+    ] = None,
+    duplex: Annotated[
+        Duplex | None,
+        typer.Option("--duplex", help="How the printer turns the sheet: long or short edge."),
+    ] = None,
+    marks: Annotated[
+        MarkStyle | None,
+        typer.Option(
+            "--marks", help="On sheets: crop marks, cut lines for a paper cutter, or none."
+        ),
+    ] = None,
+    back_offset: Annotated[
+        str | None,
+        typer.Option(
+            "--back-offset",
+            help="Move every back on the sheets by X,Y mm (right, up, seen on the back), "
+            "as read from calibration.pdf.",
+        ),
+    ] = None,
+    png: Annotated[
+        bool, typer.Option("--png", help="Also write one PNG per card and the back into png/.")
+    ] = False,
+    cmyk: Annotated[
+        bool | None,
+        typer.Option(
+            "--cmyk/--rgb",
+            help="Convert the PDFs to CMYK with a PDF/X output intent, or keep sRGB "
+            "(default: as the preset says, else sRGB).",
+        ),
+    ] = None,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Build cards.pdf, back.pdf, preview.png and manifest.json for a deck file."""
+    """Build cards.pdf, back.pdf, preview.png and manifest.json for a deck file.
+
+    With a preset, --sheets, --png or --cmyk also the print files (per-card PDFs or
+    PNGs, sheets for duplex printing, CMYK); a preflight is saved as preflight.json.
+    """
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.build import build_deck
+    from deckgen.deck.presets import load_preset
+    from deckgen.deck.printout import PrintOptions, parse_back_offset
+    from deckgen.deck.printstep import OPTIONS_KEY, print_step
 
+    print_options = PrintOptions(
+        preset=load_preset(preset) if preset else None,
+        sheets=sheets,
+        duplex=duplex.value if duplex else None,
+        marks=marks.value if marks else None,
+        png=png,
+        cmyk=cmyk,
+        back_offset_mm=parse_back_offset(back_offset) if back_offset else (0.0, 0.0),
+    )
+    if sheets:
+        from deckgen.deck.imposition import paper_size
+
+        paper_size(sheets)  # an unknown paper is an error before anything is drawn
     reporter = ConsoleReporter(quiet=quiet)
     result = build_deck(
         deck_file,
@@ -100,6 +177,8 @@ def build_command(
         reporter=reporter,
         strict_text=strict_text,
         preview=not no_preview,
+        extra_steps=[print_step],
+        options={OPTIONS_KEY: print_options},
     )
     reporter.finish()
     if as_json:
@@ -132,5 +211,108 @@ def preview_command(
     reporter = ConsoleReporter(quiet=quiet)
     path = preview_deck(deck_file, out, allow_outside=allow_outside, reporter=reporter)
     reporter.finish()
+    if not quiet:
+        typer.echo(f"wrote {path}")
+
+
+@app.command("presets")
+def presets_command(as_json: JsonOpt = False) -> None:
+    """List the vendor presets: card size, bleed, colour and the files each writes."""
+    from deckgen.deck.presets import all_presets, preset_summary
+
+    presets = all_presets()
+    if as_json:
+        rows = [preset_summary(p) for p in presets]
+        sys.stdout.write(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Vendor presets (deckgen deck build --preset NAME)", title_justify="left")
+    for title in ("name", "card mm", "bleed", "safe", "colour", "dpi", "writes"):
+        table.add_column(title)
+    for p in presets:
+        names = {
+            "card-pdfs": "a PDF per card",
+            "card-pngs": "a PNG per card",
+            "interleaved-pdf": "back/front PDF",
+            "sheets": f"sheets {p.sheet.paper if p.sheet else ''}".strip(),
+        }
+        writes = ", ".join(names[o] for o in p.outputs if o in names)
+        table.add_row(
+            p.name,
+            f"{p.card_width_mm:g} x {p.card_height_mm:g}",
+            f"{p.bleed_mm:g}",
+            f"{p.safe_mm:g}",
+            p.colour_space.upper(),
+            str(p.dpi),
+            writes,
+        )
+    Console().print(table)
+
+
+@app.command("check")
+def check_command(
+    deck_file: DeckFileArg,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Check against this vendor preset (default: the deck's)."),
+    ] = None,
+    cmyk: Annotated[
+        bool | None,
+        typer.Option("--cmyk/--rgb", help="Check as a CMYK (or sRGB) job (default: the preset's)."),
+    ] = None,
+    allow_outside: AllowOutsideOpt = False,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Preflight: picture dpi on every card, safe margin, fonts, RGB in CMYK, total ink.
+
+    Exit code 1 when something was found.
+    """
+    from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.deck.printstep import check_deck
+    from deckgen.progress import CollectingReporter
+
+    reporter = CollectingReporter()
+    report = check_deck(
+        deck_file, preset=preset, cmyk=cmyk, allow_outside=allow_outside, reporter=reporter
+    )
+    if not as_json:
+        console = ConsoleReporter(quiet=quiet)
+        for message in reporter.warnings:
+            if not message.startswith("preflight:"):
+                console.warn(message)
+    if as_json:
+        sys.stdout.write(report.to_json())
+    else:
+        for finding in report.findings:
+            typer.echo(f"{finding.kind}: {finding.text()}")
+        if not quiet:
+            lowest = min((p.dpi for p in report.pictures), default=None)
+            note = f", lowest picture resolution {lowest:.0f} dpi" if lowest else ""
+            verdict = "ok" if report.ok else f"{len(report.findings)} problem(s)"
+            typer.echo(f"checked {report.pages_checked} pages{note}: {verdict}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("calibrate")
+def calibrate_command(
+    out: Annotated[Path, typer.Option("--out", help="The PDF to write.")] = Path(
+        "output/calibration.pdf"
+    ),
+    paper: Annotated[
+        str, typer.Option("--paper", help="A4, Letter, A3 or SRA3 (as your sheets).")
+    ] = "A4",
+    duplex: Annotated[
+        Duplex, typer.Option("--duplex", help="How the printer turns the sheet.")
+    ] = Duplex.long,
+    quiet: QuietOpt = False,
+) -> None:
+    """Write the duplex calibration page: measures how far the printer shifts the backs."""
+    from deckgen.deck.calibration import write_calibration
+
+    path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:
         typer.echo(f"wrote {path}")

@@ -38,7 +38,9 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 MM_PER_PT = 25.4 / 72
 DPI_TOLERANCE = 0.99
 """A picture prepared for 300 dpi may measure 299.7 after rounding: not a problem."""
-MARGIN_TOLERANCE_MM = 0.05
+MARGIN_TOLERANCE_MM = 0.25
+"""Less than this inside the safe margin is not reported (a rule drawn on the safe line
+sticks out by half its width)."""
 
 OBJ_TEXT, OBJ_PATH, OBJ_IMAGE, OBJ_SHADING, OBJ_FORM = 1, 2, 3, 4, 5
 KIND_NAMES = {

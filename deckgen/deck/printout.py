@@ -10,7 +10,8 @@ labels in deck order (``cover``, ``0-0`` ... ``imprint``) and :class:`PrintOptio
 3. ``cards/`` one PDF per card plus the back (MeinSpiel);
 4. the back/front interleaved PDF (DriveThruCards);
 5. ``sheets.pdf`` (fronts and backs for duplex) and ``calibration.pdf``;
-6. ``preflight.json``, the preflight of ``cards.pdf`` and ``back.pdf``.
+6. the preflight of ``cards.pdf`` and ``back.pdf``: its findings as warnings, and as
+   ``preflight.json`` when any print file was made.
 
 Gives the files written (relative paths, kinds, page counts) for ``manifest.json``,
 and the preflight report. Every file goes through :mod:`deckgen.atomic`.
@@ -288,8 +289,9 @@ def make_print_outputs(
         reporter.finish()
         for line in report.summary_lines():
             reporter.warn(f"preflight: {line}")
-        write_text(folder / "preflight.json", report.to_json())
-        result.files.append(PrintFile("preflight.json", "preflight"))
+        if outputs or result.cmyk:  # a plain build only warns
+            write_text(folder / "preflight.json", report.to_json())
+            result.files.append(PrintFile("preflight.json", "preflight"))
         result.preflight = report
     return result
 
