@@ -254,3 +254,13 @@ def replay_command(
         typer.echo(("ok: " if report.ok else "MISMATCH: ") + report.message)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _register_booklet() -> None:
+    """``deckgen rules booklet`` is defined in :mod:`deckgen.booklet.cli` (light imports)."""
+    from deckgen.booklet.cli import booklet_command
+
+    app.command("booklet")(booklet_command)
+
+
+_register_booklet()

@@ -15,14 +15,33 @@ from deckgen.booklet.cli import booklet_command
 
 @pytest.fixture
 def app() -> typer.Typer:
-    """The booklet command under the deckgen root group (user errors -> exit 2)."""
-    from deckgen.cli import _DeckgenGroup
+    """The real ``deckgen`` app, where ``rules booklet`` is registered."""
+    from deckgen.cli import app as deckgen_app
 
-    root = typer.Typer(cls=_DeckgenGroup)
-    rules = typer.Typer()
-    rules.command("booklet")(booklet_command)
-    root.add_typer(rules, name="rules")
-    return root
+    return deckgen_app
+
+
+def test_registered_command_is_ours() -> None:
+    from deckgen.cli.rules import app as rules_app
+
+    commands = {c.name: c.callback for c in rules_app.registered_commands}
+    assert commands["booklet"] is booklet_command
+
+
+def test_console_script_user_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    deckgen = Path(sys.executable).parent / "deckgen"
+    proc = subprocess.run(
+        [str(deckgen), "rules", "booklet", "card-domino", "--lang", "fr"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and "fr" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "output").exists()
 
 
 def test_booklet_a6_imposed(app: typer.Typer, tmp_path: Path) -> None:
