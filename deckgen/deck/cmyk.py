@@ -375,7 +375,7 @@ def add_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
         DestOutputProfile=icc,
     )
     pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
-    pdf.docinfo[pikepdf.Name.Trapped] = pikepdf.Name.False_
+    pdf.docinfo[pikepdf.Name.Trapped] = pikepdf.Name("/False")
 
 
 def convert_pdf(

@@ -144,7 +144,7 @@ def impose_sheets(
             reporter.advance()
     if reporter:
         reporter.finish()
-    out.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name.None_)
+    out.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
     return ImposedSheets(out, layout, len(groups), len(order))
 
 

@@ -24,9 +24,9 @@ def save_pdf(pdf: pikepdf.Pdf, target: str | Path) -> Path:
     target = Path(target)
     prefs = pdf.Root.get("/ViewerPreferences")
     if prefs is None:
-        pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name.None_)
+        pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
     elif "/PrintScaling" not in prefs:
-        prefs.PrintScaling = pikepdf.Name.None_
+        prefs.PrintScaling = pikepdf.Name("/None")
     with atomic_path(target) as tmp:
         pdf.save(
             tmp,

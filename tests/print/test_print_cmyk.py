@@ -49,6 +49,8 @@ def test_cmyk_pdf(tmp_path: Path) -> None:
         assert intent.S == "/GTS_PDFX" and str(intent.OutputConditionIdentifier) == "FOGRA39"
         assert intent.DestOutputProfile.read_bytes() == profile_path().read_bytes()
         assert int(intent.DestOutputProfile.N) == 4
+        assert str(pdf.docinfo["/Trapped"]) == "/False"
+        assert str(pdf.Root.ViewerPreferences.PrintScaling) == "/None"
         for page in pdf.pages:
             ops = {str(op) for _, op in pikepdf.parse_content_stream(page)}
             assert "rg" not in ops and "RG" not in ops

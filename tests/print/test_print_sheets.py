@@ -168,7 +168,7 @@ def test_sheet_boxes_and_single_embedding(tmp_path: Path) -> None:
             if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"
         ]
         assert len(images) == 1  # one picture on 12 cards: stored once
-        assert pdf.Root.ViewerPreferences.PrintScaling == pikepdf.Name.None_
+        assert str(pdf.Root.ViewerPreferences.PrintScaling) == "/None"
 
 
 def test_calibration_page(tmp_path: Path) -> None:
