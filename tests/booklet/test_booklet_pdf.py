@@ -151,3 +151,27 @@ def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[
 def test_pdf_is_byte_stable_enough_to_reparse(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
     data = card_domino_booklets["booklet-de.pdf"].read_bytes()
     assert pypdf.PdfReader(io.BytesIO(data)).metadata.title.startswith("Karten-Domino")
+
+
+def test_diagram_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+    """The play page shows the later position: a tile outlined in red, blue end marks,
+    and light tile faces with dark pips, all inside the text block."""
+    path = card_domino_booklets["booklet-en.pdf"]
+    texts = _texts(path)
+    page_no = next(i for i, t in enumerate(texts) if "The same round a little later" in t)
+    doc = pdfium.PdfDocument(str(path))
+    im = doc[page_no].render(scale=150 / 72).to_pil().convert("RGB")
+    colours = im.getcolors(maxcolors=1_000_000) or []
+
+    def near(target: tuple[int, int, int], tol: int = 40) -> int:
+        return sum(
+            n for n, c in colours if all(abs(a - b) <= tol for a, b in zip(c, target, strict=True))
+        )
+
+    assert near((0xB3, 0x26, 0x1E)) > 40  # the outline of the tile just laid
+    assert near((0x1F, 0x5F, 0x8B)) > 20  # the arrows at the open ends
+    assert near((0xFF, 0xFD, 0xF7), 3) > 2000  # tile faces
+    w, _ = im.size
+    for x in (2, w - 3):  # nothing drawn at the paper's edges
+        column = [im.getpixel((x, y)) for y in range(0, im.size[1], 7)]
+        assert all(sum(c) > 720 for c in column)
