@@ -100,3 +100,19 @@ def test_presets_from_deck_file(tmp_path: Path, preset: str) -> None:
     build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step])
     folder = tmp_path / "out" / ("cards" if preset == "meinspiel" else "png")
     assert len(list(folder.iterdir())) == 13
+
+
+def test_options_from_deck_file_preset_and_back_offset() -> None:
+    from types import SimpleNamespace
+
+    from deckgen.deck.printstep import OPTIONS_KEY, options_for
+
+    spec = SimpleNamespace(preset="home-a4", back_offset_mm=(1.0, -2.0))
+    deck = SimpleNamespace(spec=spec, safe_mm=5.0, path=Path("deck.toml"))
+    options = options_for({}, deck)
+    assert options.preset is not None and options.preset.name == "home-a4"
+    assert options.back_offset_mm == (1.0, -2.0) and options.safe_mm == 5.0
+    given = PrintOptions(preset=load_preset("meinspiel"), back_offset_mm=(0.5, 0.5))
+    options = options_for({OPTIONS_KEY: given}, deck)
+    assert options.preset is not None and options.preset.name == "meinspiel"
+    assert options.back_offset_mm == (0.5, 0.5)
