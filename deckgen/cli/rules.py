@@ -2,7 +2,7 @@
 
 RULES is a rules id, an alias (German or English name) or a path to a TOML file.
 Thin commands: parse options, call the engine, print. Exit codes: 0 done, 1 a replay
-that does not match its record, 2 a user error.
+that does not match its record, 2 a user error; ``check``: 3 gaps, 4 broken.
 """
 
 from __future__ import annotations
@@ -264,3 +264,14 @@ def _register_booklet() -> None:
 
 
 _register_booklet()
+
+
+def _register_check() -> None:
+    """``deckgen rules check`` is defined in :mod:`deckgen.rulecheck.cli` (light imports);
+    it exits 0 ok, 3 gaps, 4 broken (docs/rules-check.md)."""
+    from deckgen.rulecheck.cli import check_command
+
+    app.command("check")(check_command)
+
+
+_register_check()

@@ -31,7 +31,7 @@ def test_fixture_gap_is_reported_with_exit_3(
     md = tmp_path / "check.md"
     result = runner.invoke(
         check_app,
-        ["check", str(FIXTURES / name), "--rounds", str(rounds), "--workers", "1",
+        ["rules", "check", str(FIXTURES / name), "--rounds", str(rounds), "--workers", "1",
          "--json", str(out), "--md", str(md), "--quiet"],
     )  # fmt: skip
     assert result.exit_code == 3, result.output
@@ -58,7 +58,7 @@ def test_rules_that_never_end_are_broken(check_app, runner, tmp_path: Path) -> N
     out = tmp_path / "r.json"
     result = runner.invoke(
         check_app,
-        ["check", str(FIXTURES / "never-ends.toml"), "--rounds", "50", "--workers", "1",
+        ["rules", "check", str(FIXTURES / "never-ends.toml"), "--rounds", "50", "--workers", "1",
          "--json", str(out)],
     )  # fmt: skip
     assert result.exit_code == 4, result.output
@@ -74,7 +74,15 @@ def test_exact_odds_flag_a_gap_that_play_may_miss(check_app, runner) -> None:  #
     # 20 rounds rarely meet "no double dealt", but the exact odds still flag it
     result = runner.invoke(
         check_app,
-        ["check", str(FIXTURES / "no-double-fallback.toml"), "--rounds", "1", "--workers", "1"],
+        [
+            "rules",
+            "check",
+            str(FIXTURES / "no-double-fallback.toml"),
+            "--rounds",
+            "1",
+            "--workers",
+            "1",
+        ],
     )
     assert result.exit_code == 3
     assert "start.no_double can happen (p = 0.144)" in result.stdout
@@ -92,7 +100,7 @@ def test_exact_odds_flag_a_gap_that_play_may_miss(check_app, runner) -> None:  #
     ],
 )
 def test_user_errors_exit_2(check_app, runner, args: list[str], needle: str) -> None:  # type: ignore[no-untyped-def]
-    result = runner.invoke(check_app, ["check", *args, "--workers", "1"])
+    result = runner.invoke(check_app, ["rules", "check", *args, "--workers", "1"])
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: ") and needle in result.stderr
     assert "Traceback" not in result.output
@@ -102,10 +110,31 @@ def test_ok_exits_0_and_writes_both_reports(check_app, runner, tmp_path: Path) -
     out, md = tmp_path / "sub" / "c.json", tmp_path / "c.md"
     result = runner.invoke(
         check_app,
-        ["check", "two-player", "--rounds", "2000", "--json", str(out), "--md", str(md)],
+        ["rules", "check", "two-player", "--rounds", "2000", "--json", str(out), "--md", str(md)],
     )
     assert result.exit_code == 0, result.output
     assert "two-player: ok" in result.stdout and "starting player wins" in result.stdout
     assert json.loads(out.read_text())["verdict"] == "ok"
     assert md.read_text().startswith("# Rules check: Two-Player Domino")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["c.json", "c.md", "sub"]
+
+
+def test_console_script_exit_codes(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    deckgen = Path(sys.executable).parent / "deckgen"
+    gap = subprocess.run(
+        [str(deckgen), "rules", "check", str(FIXTURES / "no-score-tie.toml"), "--rounds", "500",
+         "--workers", "2", "--quiet"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert gap.returncode == 3, gap.stderr
+    assert gap.stdout.strip() == "fixture-no-score-tie: gaps"
+    ok = subprocess.run(
+        [str(deckgen), "rules", "check", "zweier-domino", "--rounds", "3000", "--md",
+         str(tmp_path / "c.md")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("two-player: ok") and "Traceback" not in ok.stderr
