@@ -222,10 +222,13 @@ def run_check(
                 opts.seed + 7919 * len(plans), 0, 0, False, opts.seconds_per_turn,
                 opts.setup_seconds,
             )  # fmt: skip
+            budget = opts.rounds
             if why is None:
-                budget = opts.judge_rounds or min(opts.rounds, max(2000, opts.rounds // 20))
-            else:
-                budget = opts.rounds
+                sample = opts.judge_rounds or min(opts.rounds, max(2000, opts.rounds // 20))
+                if sample < opts.rounds:
+                    budget = sample
+                else:
+                    why = "the reference engine plays every round anyway"
             inv = opts.invariant_rounds or min(budget, max(1000, budget // 10))
             plans.append(_Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget)))
     feas = {n: feasibility(spec, n) for n in counts}
