@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from deckgen.booklet.diagram import BoardView, Style, diagram, hand
+from deckgen.booklet.diagram import BoardView, Style, any_diagram, diagram, hand
 from deckgen.booklet.example import ExampleRound
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
@@ -159,16 +159,25 @@ class _Builder:
         n = self.rules.dset.max_pip
         ex = self.x.example
         position = ex.position_after(8 if self.fmt.name == "a5" else 6) if ex else None
-        if position is not None:
-            board = BoardView(line=position.board.line, doubles_across=False)
-            art = diagram(
-                board,
-                style=self.x.style,
-                unit_mm=self.fmt.width_mm / 15,
-                max_width_mm=self.fmt.width_mm * 0.74,
-                mark_open_ends=False,
-                title=self.rules.name(self.lang),
-            )
+        if position is not None and position.board is not None:
+            if isinstance(position.board, BoardView):
+                board = BoardView(line=position.board.line, doubles_across=False)
+                art = diagram(
+                    board,
+                    style=self.x.style,
+                    unit_mm=self.fmt.width_mm / 15,
+                    max_width_mm=self.fmt.width_mm * 0.74,
+                    mark_open_ends=False,
+                    title=self.rules.name(self.lang),
+                )
+            else:
+                art = any_diagram(
+                    position.board,
+                    style=self.x.style,
+                    unit_mm=self.fmt.width_mm / 15,
+                    max_width_mm=self.fmt.width_mm * 0.74,
+                    title=self.rules.name(self.lang),
+                )
         else:
             art = hand(
                 [Tile.of(v % (n + 1), n - v % (n + 1)) for v in (1, 2, 3, 4, 5)],
@@ -261,7 +270,7 @@ class _Builder:
             )
             figures: list[Block] = [
                 Figure(
-                    diagram(
+                    any_diagram(
                         ex.start,
                         style=self.x.style,
                         unit_mm=self.fmt.width_mm / 21,
@@ -272,17 +281,17 @@ class _Builder:
                 )
             ]
             later = ex.position_after(5 if ex.players > 2 else 4)
-            if later is not None:
+            if later is not None and later.board is not None:
                 caption = self._(
                     "The same round a little later: %(player)s has just laid %(tile)s "
-                    "(outlined) against the open %(value)d. The arrows mark the two open ends.",
+                    "(outlined) against the open %(value)d. The arrows mark the open ends.",
                     player=self.seat(later.seat),
                     tile=tile_text(later.tile),
                     value=later.value,
                 )
                 figures.append(
                     Figure(
-                        diagram(
+                        any_diagram(
                             later.board,
                             style=self.x.style,
                             unit_mm=self.fmt.width_mm / 21,
@@ -329,7 +338,11 @@ class _Builder:
         split_turn = ex.steps[half - 1].turn if half else 0
         header = (self._("Turn"), self._("Player"), self._("What happens"))
         every = max(3, len(ex.placements) // 3)
-        shown = [p for i, p in enumerate(ex.placements, start=1) if i % every == 0][:3]
+        shown = [
+            p
+            for i, p in enumerate(ex.placements, start=1)
+            if i % every == 0 and p.board is not None
+        ][:3]
         for part, chunk in enumerate((rows[:half], rows[half:])):
             if not chunk:
                 continue
@@ -343,7 +356,9 @@ class _Builder:
                     player=self.seat(p.seat),
                     tile=tile_text(p.tile),
                 )
-                figure = diagram(
+                if p.board is None:
+                    continue
+                figure = any_diagram(
                     p.board,
                     style=self.x.style,
                     unit_mm=self.fmt.width_mm / 21,

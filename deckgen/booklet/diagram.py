@@ -360,3 +360,78 @@ def hand(
     box = (-1.5, -1.5, width + 3.0, 2 * UNIT + 3.0)
     content = _defs(prefix, values, style) + "".join(_tile_svg(prefix, p, style) for p in placed)
     return _svg(content, box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)
+
+
+@dataclass(frozen=True)
+class PlacedTiles:
+    """A position already laid out on the table (for boards with more than two ends).
+
+    ``tiles`` holds, per tile, ``(x, y, vertical, first, second, marked)``: the top-left
+    corner in half-tile units, whether it lies upright, the value on its left (upright:
+    top) half and on its other half, and whether to outline it. ``ends`` holds the
+    open ends as ``(x, y, direction)`` with direction ``"E"``, ``"W"``, ``"N"``, ``"S"``.
+    """
+
+    tiles: tuple[tuple[float, float, bool, int, int, bool], ...]
+    ends: tuple[tuple[float, float, str], ...] = ()
+
+    @property
+    def values(self) -> set[int]:
+        return {v for t in self.tiles for v in (t[3], t[4])}
+
+
+def _end_arrow(x: float, y: float, direction: str) -> str:
+    dx, dy = {"E": (1, 0), "W": (-1, 0), "N": (0, -1), "S": (0, 1)}[direction]
+    tip_x, tip_y = x + dx * 7.0, y + dy * 7.0
+    bx, by = x + dx * 2.0, y + dy * 2.0
+    px, py = -dy * 3.5, dx * 3.5
+    return (
+        f'<path d="M{bx + px:g},{by + py:g} L{tip_x:g},{tip_y:g} L{bx - px:g},{by - py:g} Z" '
+        f'fill="{END_MARK}"/>'
+    )
+
+
+def placed_diagram(
+    view: PlacedTiles,
+    *,
+    style: Style = "pips",
+    unit_mm: float = 5.0,
+    max_width_mm: float | None = None,
+    title: str = "",
+) -> str:
+    """An SVG picture of a laid-out position (see :class:`PlacedTiles`)."""
+    if style not in STYLES:
+        raise ValueError(f"unknown diagram style '{style}'; use one of {', '.join(STYLES)}")
+    if not view.tiles:
+        raise ValueError("an empty board has nothing to draw")
+    prefix = _prefix("p", view, style)
+    placed = [
+        _Placed(x * UNIT, y * UNIT, vertical, first, second, marked)
+        for x, y, vertical, first, second, marked in view.tiles
+    ]
+    xs = [p.x for p in placed] + [p.x + (UNIT if p.vertical else 2 * UNIT) for p in placed]
+    ys = [p.y for p in placed] + [p.y + (2 * UNIT if p.vertical else UNIT) for p in placed]
+    xs += [x * UNIT for x, _, _ in view.ends]
+    ys += [y * UNIT for _, y, _ in view.ends]
+    pad = 9.0
+    box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
+    tiles = "".join(_tile_svg(prefix, p, style) for p in placed)
+    marks = "".join(_end_arrow(x * UNIT, y * UNIT, d) for x, y, d in view.ends)
+    content = _defs(prefix, view.values, style) + tiles + marks
+    return _svg(content, box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)
+
+
+def any_diagram(
+    board: BoardView | PlacedTiles,
+    *,
+    style: Style = "pips",
+    unit_mm: float = 5.0,
+    max_width_mm: float | None = None,
+    title: str = "",
+) -> str:
+    """:func:`diagram` for a line, :func:`placed_diagram` for a laid-out position."""
+    if isinstance(board, PlacedTiles):
+        return placed_diagram(
+            board, style=style, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title
+        )
+    return diagram(board, style=style, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)

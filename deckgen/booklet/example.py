@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deckgen.booklet.diagram import BoardView
+from deckgen.booklet.diagram import BoardView, PlacedTiles
 from deckgen.tiles import DominoSet, Tile
+
+View = BoardView | PlacedTiles
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,8 @@ class Placement:
     tile: Tile
     value: int
     """The number it was matched against."""
-    board: BoardView
+    board: View | None
+    """The board right after it (None when it cannot be drawn without overlaps)."""
     turn: int
     drew: int = 0
     """Cards the player drew in this turn before laying this one."""
@@ -50,7 +53,7 @@ class ExampleRound:
     starter: int
     lead: Tile
     turned_up: bool
-    start: BoardView
+    start: View
     placements: tuple[Placement, ...]
     end: str
     out_seat: int
@@ -64,10 +67,9 @@ class ExampleRound:
     steps: tuple[Step, ...] = ()
 
     def position_after(self, placements: int) -> Placement | None:
-        """The placement number ``placements`` (1-based), or the last one before it."""
-        if not self.placements:
-            return None
-        return self.placements[min(placements, len(self.placements)) - 1]
+        """The placement number ``placements`` (1-based), or the last drawable one before it."""
+        drawable = [p for p in self.placements[:placements] if p.board is not None]
+        return drawable[-1] if drawable else None
 
 
 class LineBuilder:
@@ -134,14 +136,21 @@ def build_example(
     points: Sequence[int],
     turns: int,
     doubles_across: bool = True,
+    views: Sequence[View | None] | None = None,
+    start_view: View | None = None,
 ) -> ExampleRound:
-    """An :class:`ExampleRound` from a recorded line-board round (deck indices)."""
+    """An :class:`ExampleRound` from a recorded round (deck indices).
+
+    A line board is rebuilt here; for other boards the caller passes ``start_view`` and
+    ``views`` (one per ``play`` action, None where it cannot be drawn).
+    """
     lead = dset.tile(lead_tile)
     builder = LineBuilder(lead, doubles_across=doubles_across)
+    line = views is None
     held = [set(h) for h in hands]
     placements: list[Placement] = []
     steps: list[Step] = []
-    start = builder.view(mark=False)
+    start: View = builder.view(mark=False) if line or start_view is None else start_view
     turn = 0
     draws = 0
     drawn_now = 0
@@ -163,8 +172,13 @@ def build_example(
             turn += 1
             tile = dset.tile(act.tile)
             held[act.seat].discard(act.tile)
-            builder.place(tile, act.end, act.value)
-            placements.append(Placement(act.seat, tile, act.value, builder.view(), turn, drawn_now))
+            view: View | None
+            if views is None:
+                builder.place(tile, act.end, act.value)
+                view = builder.view()
+            else:
+                view = views[len(placements)]
+            placements.append(Placement(act.seat, tile, act.value, view, turn, drawn_now))
             steps.append(Step(turn, act.seat, "play", tile, act.value, drawn_now))
             drawn_now = 0
     left = tuple(tuple(sorted(dset.tile(i) for i in h)) for h in held)

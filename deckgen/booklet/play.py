@@ -10,10 +10,14 @@ bots, for when no rules check report is at hand.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from deckgen.booklet.example import ExampleRound, RecordedAction, build_example
+from deckgen.booklet.example import ExampleRound, RecordedAction, View, build_example
 from deckgen.booklet.facts import PlayFacts, facts_from_rounds
 from deckgen.rulespec import RuleSpec
+
+if TYPE_CHECKING:
+    from deckgen.engine import RoundResult
 
 EXAMPLE_SEEDS = range(1, 400)
 FACT_ROUNDS = 2000
@@ -46,11 +50,10 @@ def _good(turns: int, end: str, draws: int, players: int, left: int) -> int:
 def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRound | None:
     """A recorded round of ``rules`` that shows going out, drawing and a count.
 
-    Only line boards are rebuilt for diagrams; other board shapes give None (the
-    booklet then prints no example rather than a wrong one).
+    A line board is rebuilt by the booklet; a board with a spinner or crosswise doubles
+    comes from the engine's :func:`~deckgen.engine.board.board_after` and is laid out
+    by :mod:`deckgen.booklet.tablelayout` (positions that would overlap are not drawn).
     """
-    if rules.params.board.shape != "line":
-        return None
     from deckgen.engine import Engine, make_bots
 
     n = players or example_players(rules)
@@ -70,6 +73,8 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
     if best is None or best.deal is None or best.actions is None:
         return None
     turned_up = rules.params.opening.lead == "turned_up"
+    line = rules.params.board.shape == "line"
+    views = None if line else _views(rules, best)
     return build_example(
         dset=rules.dset,
         players=n,
@@ -85,7 +90,24 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         points=best.points,
         turns=best.turns,
         doubles_across=False,  # a line board: doubles lie in the row like any tile
+        views=views[1] if views else None,
+        start_view=views[0] if views else None,
     )
+
+
+def _views(rules: RuleSpec, result: RoundResult) -> tuple[View, list[View | None]]:
+    """The start and the board after every play of ``result``, laid out on the table."""
+    from deckgen.booklet.tablelayout import layout_board
+    from deckgen.engine.board import board_after
+
+    assert result.actions is not None
+    start = layout_board(board_after(rules, result, 0), mark_last=False)
+    assert start is not None  # a single tile always fits
+    after: list[View | None] = []
+    for i, act in enumerate(result.actions):
+        if act.kind == "play":
+            after.append(layout_board(board_after(rules, result, i + 1)))
+    return start, after
 
 
 def simulated_facts(

@@ -35,7 +35,7 @@ def test_facts_from_the_check_report(report: dict[str, Any]) -> None:
     facts = facts_from_report(report, players=3)
     assert facts is not None and facts.source == "check"
     stats = report["players"]["3"]["stats"]
-    assert facts.rounds == stats["rounds"] == 2000
+    assert facts.rounds == stats["rounds"] >= 2000
     assert facts.blocked_share == stats["round_end"]["not_out"]["share"]
     assert facts.starter_win_share == stats["first_player_win_share"]["share"]
     assert facts.minutes_per_match == stats["playing_time_minutes"]["mean"]
@@ -66,7 +66,9 @@ def test_booklet_says_where_figures_come_from(report: dict[str, Any], lang: str)
     checked = facts_from_report(report, players=3)
     text = _text(rules, Extras(facts=checked), lang)
     assert {"de": "Bericht der Regelprüfung", "en": "rules check report"}[lang] in text
-    assert {"de": "2.000", "en": "2,000"}[lang] in text  # rounds on the title page
+    rounds = report["players"]["3"]["stats"]["rounds"]
+    shown = f"{rounds:,}".replace(",", "." if lang == "de" else ",")
+    assert shown in text  # rounds on the title page and the quick reference
     sim_text = _text(rules, Extras(facts=simulated_facts(rules, rounds=500)), lang)
     assert {"de": "keine vollständige Regelprüfung", "en": "not from a full rules check"}[
         lang
