@@ -159,6 +159,9 @@ class _Plan:
     chunk_matches: int = 1
     est_rounds: float = 1.0
     fast_size: int = 1
+    fast_budget: int = 0
+    shown: dict[str, int] = field(default_factory=dict)
+    """Rounds shown on the progress bar so far, by kind (capped at each budget)."""
 
 
 def pilot_matches(budget: int) -> int:
@@ -265,7 +268,10 @@ def run_check(
                     ]
         total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
         reporter.start(f"checking {spec.id}", total)
-        reporter.advance(sum(min(p.ref_budget, p.ref_done[0].rounds) for p in plans))
+        for plan in plans:
+            plan.shown["ref"] = min(plan.ref_budget, plan.ref_done[0].rounds)
+            plan.fast_budget = opts.rounds if plan.why_not_fast is None else 0
+        reporter.advance(sum(p.shown["ref"] for p in plans))
         pending: dict[Future[PlayTally], tuple[_Plan, str, int]] = {}
         for plan in plans:
             for i, ft in enumerate(plan.fast_tasks):
@@ -316,9 +322,15 @@ def _collect(
         part = fut.result()
         if kind == "fast":
             plan.fast_done[index] = part
+            budget = plan.fast_budget
         else:
             plan.ref_done[index] = part
-        reporter.advance(part.rounds)
+            budget = plan.ref_budget
+        shown = plan.shown.get(kind, 0)
+        step = max(0, min(part.rounds, budget - shown))
+        plan.shown[kind] = shown + step
+        if step:
+            reporter.advance(step)
 
 
 def lineup_label(bots: Sequence[str]) -> str:
