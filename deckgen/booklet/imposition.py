@@ -47,7 +47,11 @@ def sheet_sides(padded_pages: int) -> list[tuple[int, int]]:
 
 
 def impose_saddle_stitch(pdf: bytes, *, keep_last_page_last: bool = True) -> bytes:
-    """Impose the pages of ``pdf`` for saddle stitching; return the new PDF's bytes."""
+    """Impose the pages of ``pdf`` for saddle stitching; return the new PDF's bytes.
+
+    Each booklet page becomes a form XObject named after its page number, so the same
+    booklet always gives the same bytes.
+    """
     import pikepdf
 
     with pikepdf.open(io.BytesIO(pdf)) as src, pikepdf.new() as out:
@@ -63,8 +67,18 @@ def impose_saddle_stitch(pdf: bytes, *, keep_last_page_last: bool = True) -> byt
                 if number is None:
                     continue
                 x0 = slot * width
-                sheet.add_overlay(
-                    src.pages[number - 1], pikepdf.Rectangle(x0, 0, x0 + width, height)
+                form = out.copy_foreign(src.pages[number - 1].as_form_xobject())
+                name = pikepdf.Name(f"/Pg{number}")
+                sheet.add_resource(form, pikepdf.Name.XObject, name=name)
+                sheet.contents_add(
+                    sheet.calc_form_xobject_placement(
+                        form,
+                        name,
+                        pikepdf.Rectangle(x0, 0, x0 + width, height),
+                        invert_transformations=True,
+                        allow_shrink=True,
+                        allow_expand=False,
+                    )
                 )
         out.docinfo["/Title"] = str(src.docinfo.get("/Title", "booklet")) + " (print)"
         buf = io.BytesIO()

@@ -175,3 +175,11 @@ def test_diagram_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-u
     for x in (2, w - 3):  # nothing drawn at the paper's edges
         column = [im.getpixel((x, y)) for y in range(0, im.size[1], 7)]
         assert all(sum(c) > 720 for c in column)
+
+
+def test_same_inputs_give_the_same_bytes(card_domino_booklets, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from deckgen.booklet.make import make_booklets
+
+    again = make_booklets("card-domino", tmp_path, langs=("en",), impose=True, age=6)
+    for path in again:
+        assert path.read_bytes() == card_domino_booklets[path.name].read_bytes(), path.name
