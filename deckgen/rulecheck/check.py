@@ -245,7 +245,8 @@ def run_check(
             plan.ref_done[0] = pilot
             per = spec.params.match.rounds if spec.params.match.end == "rounds" else None
             plan.est_rounds = float(per) if per else max(1.0, pilot.rounds / max(1, pilot.matches))
-            plan.chunk_matches = max(1, round(CHUNK_ROUNDS / plan.est_rounds))
+            chunk_rounds = min(CHUNK_ROUNDS, max(100, plan.ref_budget // 8))
+            plan.chunk_matches = max(1, round(chunk_rounds / plan.est_rounds))
             missing = max(0, plan.ref_budget - pilot.rounds)
             chunks = math.ceil(missing / (plan.chunk_matches * plan.est_rounds) * 1.1)
             plan.ref_tasks = [_ref_task(plan, i) for i in range(1, chunks + 1)]

@@ -141,6 +141,9 @@ def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
             }
         )
     for s in situations:
+        if s["situation"] == "start.no_double" and s["rule"] == "redeal":
+            q = Fraction(s["exact"])
+            s["expected_deals"] = float(1 / (1 - q)) if q < 1 else None
         s["always_decided"] = s["probability"] == 0 or s["rule"] is not None
     out["opening"] = {
         "first_starter": op.first_starter,

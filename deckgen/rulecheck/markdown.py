@@ -72,6 +72,8 @@ def _players(key: str, sec: dict[str, Any]) -> list[str]:
         out += ["| situation | exact odds | what the file says |", "|---|---|---|"]
         for x in sits:
             says = x["file_says"] or ("(nothing: a gap)" if x["probability"] else "(cannot happen)")
+            if x.get("expected_deals"):
+                says += f" (on average {x['expected_deals']:.2f} deals per round)"
             out.append(
                 f"| {_cell(x['what'])} | {x['probability']:.4g} ({x['exact']}) | {_cell(says)} |"
             )
