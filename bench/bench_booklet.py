@@ -4,7 +4,7 @@ Measures, each in a fresh interpreter (so WeasyPrint's import is included):
 
 - ``deckgen``: :func:`deckgen.booklet.make.make_booklets` for the card-domino rules in
   German (engine example round, simulated facts, five card pictures as 300 dpi JPEGs,
-  the precut booklet fonts), sequential and with ``parallel=True``;
+  the precut booklet fonts);
 - ``anchor``: the same booklet HTML laid out by WeasyPrint the plain way: system
   DejaVu fonts (whole fonts loaded and subset at write time) and the card pictures as
   full-size 300 dpi PNGs of the whole card, no ``dpi`` limit.
@@ -29,7 +29,7 @@ OURS = textwrap.dedent(
     t0 = time.perf_counter()
     from deckgen.booklet.make import make_booklets
     out = sys.argv[1]
-    paths = make_booklets("card-domino", out, langs=("de",), parallel=sys.argv[2] == "1")
+    paths = make_booklets("card-domino", out, langs=("de",))
     seconds = time.perf_counter() - t0
     import pypdf
     pdf = paths[0]
@@ -127,25 +127,23 @@ def _anchor_inputs(tmp: Path) -> tuple[Path, Path, Path]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        ours = _run(OURS, str(tmp / "ours"), "0")
-        parallel = _run(OURS, str(tmp / "par"), "1")
+        ours = _run(OURS, str(tmp / "ours"))
         html, names, pictures = _anchor_inputs(tmp)
         anchor = _run(ANCHOR, str(html), str(names), str(pictures))
-    for label, r in (("deckgen", ours), ("deckgen parallel", parallel), ("anchor", anchor)):
+    for label, r in (("deckgen", ours), ("anchor", anchor)):
         print(
             f"{label:17s} {r['seconds']:6.2f} s wall {r['cpu']:6.2f} s CPU (whole process)  "
             f"{int(r['pages']):3d} pages  "
             f"{r['bytes'] / 1024:7.0f} KB"
         )
     print(
-        f"time  deckgen / anchor: {ours['seconds'] / anchor['seconds']:.2f} "
-        f"(parallel {parallel['seconds'] / anchor['seconds']:.2f}); "
+        f"time  deckgen / anchor: {ours['seconds'] / anchor['seconds']:.2f}; "
         "deckgen includes import, the engine's example round and facts, and card drawing"
     )
     print(f"cpu   deckgen / anchor: {ours['cpu'] / anchor['cpu']:.2f}")
     print(f"size  deckgen / anchor: {ours['bytes'] / anchor['bytes']:.2f}")
     print(
-        f"goals: <= 2 s: {'yes' if min(ours['seconds'], parallel['seconds']) <= 2 else 'no'}"
+        f"goals: <= 2 s: {'yes' if ours['seconds'] <= 2 else 'no'}"
         f"; <= 300 KB: {'yes' if ours['bytes'] <= 300 * 1024 else 'no'}"
     )
 

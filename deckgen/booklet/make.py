@@ -182,18 +182,6 @@ def _play_for(
     return booklet_facts(rules, check_report), example_round(rules)
 
 
-def _fork_is_safe() -> bool:
-    import multiprocessing
-    import sys
-    import threading
-
-    return (
-        sys.platform.startswith("linux")
-        and threading.active_count() == 1
-        and "fork" in multiprocessing.get_all_start_methods()
-    )
-
-
 def prepare(
     rules: RuleSpec,
     *,
@@ -202,24 +190,9 @@ def prepare(
     check_report: Mapping[str, Any] | None = None,
     lang: str = "en",
     dpi: int = PHOTO_DPI,
-    parallel: bool = False,
 ) -> Prepared:
     """Play the example round, get the facts and draw the card pictures, once for every
-    language. With ``parallel`` (and a fork-safe process) the engine and the deck work
-    in two child processes while this one loads WeasyPrint: faster on an idle
-    machine with two or more free cores, slower on a busy one (see bench_booklet)."""
-    if parallel and _fork_is_safe():
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
-            play = pool.submit(_play_for, rules, check_report)
-            pictures = pool.submit(_pictures_for, rules, deck, fmt, lang, dpi)
-            import weasyprint  # noqa: F401  (loads while the children work)
-
-            facts, example = play.result()
-            return Prepared(rules, facts, example, pictures.result())
+    language."""
     facts, example = _play_for(rules, check_report)
     return Prepared(rules, facts, example, _pictures_for(rules, deck, fmt, lang, dpi))
 
@@ -262,7 +235,6 @@ def make_booklets(
     impose: bool = False,
     age: int | None = None,
     style: str = "pips",
-    parallel: bool = False,
     reporter: Reporter | None = None,
 ) -> list[Path]:
     """Write ``booklet-<lang>.pdf`` (and with ``impose`` ``booklet-<lang>-print.pdf``)
@@ -279,9 +251,7 @@ def make_booklets(
         check_language(lang)
     page = page_format(fmt)
     reporter.start("booklet: playing example rounds", None)
-    prepared = prepare(
-        spec, fmt=page, deck=deck, check_report=check_report, lang=langs[0], parallel=parallel
-    )
+    prepared = prepare(spec, fmt=page, deck=deck, check_report=check_report, lang=langs[0])
     reporter.finish()
     out_dir = Path(out_dir)
     names: list[str] = []
