@@ -1,8 +1,8 @@
 """The fast path: many rounds of a line-board rules file played at once with numpy.
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`unsupported` accepts (a line board, sets of at most 64 tiles, later rounds not
-started by the previous winner), deals as arrays, and the seats' bots (``random`` or
+:func:`unsupported` accepts, with a line board and at most 64 tiles (other boards:
+:mod:`deckgen.rulecheck.fastboard`), deals as arrays, and the seats' bots (``random`` or
 ``greedy``); gives the outcome of every round as arrays (:class:`Rounds`). Every
 round of a batch takes one step per turn in lock-step, so the Python loop runs once per
 turn for thousands of rounds.
@@ -40,10 +40,6 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
         stock = len(spec.dset) - players * spec.hand_size(players)
         if stock <= spec.dset.max_pip + 1:
             return "the stock may hold no tile that can be turned up"
-    if p.board.shape != "line":
-        return f"the board is a {p.board.shape}, not a line"
-    if len(spec.dset) > 64:
-        return f"{spec.dset.name} has more than 64 tiles"
     if p.opening.later_starter == "round_winner":
         return "later rounds start with the previous winner"
     for b in bots:

@@ -23,6 +23,7 @@ from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
 from deckgen.rulecheck.stats import Proportion, mean_of
 from deckgen.rulecheck.tally import PlayTally
+from deckgen.rulespec import RuleSpec
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,22 @@ class Matches:
 _LINES: dict[tuple[str, int], FastLine] = {}
 
 
+def make_fast(spec: RuleSpec, players: int) -> FastLine:
+    """The fast player for a rules file: bitmasks for line boards of up to 64 tiles,
+    boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise."""
+    tables = compile_tables(spec, players)
+    if tables.shape == "line" and len(tables.tiles) <= 64:
+        return FastLine(spec, tables)
+    from deckgen.rulecheck.fastboard import FastBoard
+
+    return FastBoard(spec, tables)
+
+
 def fast_line(task: ChunkTask) -> FastLine:
     key = (task.sha256, task.players)
     line = _LINES.get(key)
     if line is None:
-        spec = _spec(task)
-        line = _LINES[key] = FastLine(spec, compile_tables(spec, task.players))
+        line = _LINES[key] = make_fast(_spec(task), task.players)
     return line
 
 

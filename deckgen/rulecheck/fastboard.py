@@ -1,0 +1,418 @@
+"""The fast path for any board: spinners, every double crosswise, and sets too large for
+one 64-bit mask (double-9 and up), played in numpy batches like
+:class:`~deckgen.rulecheck.fastline.FastLine`.
+
+Takes the engine's :class:`~deckgen.engine.tables.Tables`; hands are boolean arrays
+(rounds, players, tiles) instead of bitmasks, and the open ends a list per round that
+grows by two when a double lies crosswise (always with ``cross_doubles``, the first one
+with ``spinner``), exactly as :mod:`deckgen.engine.core` places tiles. The moves are
+the engine's: one per tile and distinct open number it fits; ``random`` picks one
+uniformly, ``greedy`` the heaviest tile on the first open end (in end order) that one
+of the heaviest tiles fits. Scoring is :class:`FastLine`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from deckgen.engine.tables import Tables
+from deckgen.rulecheck.fastline import Deals, FastLine, Rounds
+from deckgen.rulespec import RuleSpec
+from deckgen.tiles import Tile
+
+
+class FastBoard(FastLine):
+    """Plays batches of rounds of one rules file and player count, any board shape."""
+
+    def __init__(self, spec: RuleSpec, t: Tables) -> None:  # noqa: D107
+        self.spec = spec
+        self.t = t
+        n = self.n = t.players
+        self.ntiles = len(t.tiles)
+        self.lo = np.array(t.lo, dtype=np.int64)
+        self.hi = np.array(t.hi, dtype=np.int64)
+        self.value = np.array(t.value, dtype=np.int64)
+        self.is_double = np.array(t.is_double, dtype=bool)
+        self.values = spec.dset.max_pip + 1
+        self.nsides = len(t.sides)
+        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
+        for k, side in enumerate(t.sides):
+            for s in side:
+                self.side_matrix[s, k] = 1
+        self.side_of = np.array(t.side_of, dtype=np.int64)
+        p = spec.params
+        self.opening = p.opening
+        self.scoring = p.scoring
+        dset = spec.dset
+        self.double_index = [dset.index(Tile(v, v)) for v in dset.values]
+        self.heavy_order = sorted(
+            range(self.ntiles), key=lambda i: (t.lo[i] + t.hi[i], t.hi[i]), reverse=True
+        )
+        self.cross_all = t.shape == "cross_doubles"
+        self.spinner = t.shape == "spinner"
+        self.max_ends = 4 + 2 * self.values
+
+    # ------------------------------------------------------------------ deals
+    def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
+        order = rng.random((count, self.ntiles)).argsort(axis=1)
+        h = self.t.hand_size
+        hands = np.zeros((count, self.n, self.ntiles), dtype=bool)
+        rows = np.arange(count)[:, None]
+        for s in range(self.n):
+            hands[rows, s, order[:, s * h : (s + 1) * h]] = True
+        return hands, order[:, self.n * h :]
+
+    def _redo(self, hands: np.ndarray, first_rule: np.ndarray) -> np.ndarray:
+        bad = np.zeros(hands.shape[0], dtype=bool)
+        k = self.t.redeal_doubles
+        if k:
+            bad |= (hands[:, :, self.double_index].sum(axis=2) >= k).any(axis=1)
+        op = self.opening
+        if op.no_double == "redeal" and op.first_starter != "seat":
+            dealt = np.asarray(hands.any(axis=1), dtype=bool)
+            if op.first_starter == "highest_double":
+                none = ~dealt[:, self.double_index].any(axis=1)
+            else:
+                assert op.required_double is not None
+                none = ~dealt[:, self.double_index[op.required_double]]
+            bad |= first_rule & none
+        return bad
+
+    def _holder(self, hands: np.ndarray, tile: Any) -> np.ndarray:
+        held = hands[:, :, int(tile)]
+        return np.where(held.any(axis=1), held.argmax(axis=1), -1)
+
+    def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:
+        g = hands.shape[0]
+        op = self.opening
+        starter = np.zeros(g, dtype=np.int64)
+        lead = np.full(g, -1, dtype=np.int64)
+        if op.first_starter == "seat":
+            return starter, lead
+        starter[:] = -1
+        if op.first_starter == "highest_double":
+            wanted = list(range(len(self.double_index) - 1, -1, -1))
+        else:
+            assert op.required_double is not None
+            wanted = [op.required_double]
+        for v in wanted:
+            d = self.double_index[v]
+            seat = self._holder(hands, d)
+            take = (starter < 0) & (seat >= 0)
+            starter[take] = seat[take]
+            lead[take] = d
+        missing = starter < 0
+        if missing.any():
+            for i in self.heavy_order:
+                seat = self._holder(hands, i)
+                take = missing & (seat >= 0)
+                starter[take] = seat[take]
+                lead[take] = i
+                missing &= ~take
+                if not missing.any():
+                    break
+        if lead_any or op.lead != "starter_double":
+            lead[:] = -1
+        return starter, lead
+
+    def hand_values(self, hands: np.ndarray) -> np.ndarray:
+        return np.asarray(hands.astype(np.int64) @ self.value, dtype=np.int64)
+
+    # ------------------------------------------------------------------ helpers
+    def _present(self, ends: np.ndarray, count: np.ndarray) -> np.ndarray:
+        """(rounds, values) booleans: the numbers showing on an open end."""
+        rows = ends.shape[0]
+        valid = np.arange(ends.shape[1]) < count[:, None]
+        vp = np.zeros((rows, self.values + 1), dtype=bool)
+        vp[np.arange(rows)[:, None], np.where(valid, ends, self.values)] = True
+        return vp[:, : self.values]
+
+    def _first_end(self, ends: np.ndarray, count: np.ndarray, v: np.ndarray) -> np.ndarray:
+        valid = np.arange(ends.shape[1]) < count[:, None]
+        return np.asarray(((ends == v[:, None]) & valid).argmax(axis=1), dtype=np.int64)
+
+    def _pick(self, weights: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The tile holding position ``k`` of the cumulated weights, and the offset in it."""
+        cum = np.cumsum(weights, axis=1, dtype=np.int32)
+        tile = (cum <= k[:, None]).sum(axis=1)
+        tile = np.minimum(tile, weights.shape[1] - 1)
+        before = (
+            np.take_along_axis(cum, tile[:, None], axis=1)[:, 0]
+            - weights[np.arange(len(tile)), tile]
+        )
+        return tile, k - before
+
+    def _greedy_move(
+        self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(tile, value played on) of the greedy bot, in the engine's move order."""
+        vals = np.where(legal, self.value, -1)
+        best = vals.max(axis=1)
+        heavy = legal & (vals == best[:, None])
+        rows = len(best)
+        chosen_v = np.full(rows, -1, dtype=np.int64)
+        for j in range(ends.shape[1]):
+            todo = (chosen_v < 0) & (j < count)
+            if not todo.any():
+                break
+            vj = ends[:, j]
+            fits = heavy & ((self.lo == vj[:, None]) | (self.hi == vj[:, None]))
+            hit = todo & fits.any(axis=1)
+            chosen_v[hit] = vj[hit]
+        fits = heavy & ((self.lo == chosen_v[:, None]) | (self.hi == chosen_v[:, None]))
+        return fits.argmax(axis=1).astype(np.int64), chosen_v
+
+    def _draw(
+        self,
+        w: np.ndarray,
+        SV: np.ndarray,
+        H: np.ndarray,
+        seat: np.ndarray,
+        top: np.ndarray,
+        left: np.ndarray,
+        drew: np.ndarray,
+        legal: np.ndarray,
+        has: np.ndarray,
+        end: np.ndarray,
+        fits: np.ndarray,
+    ) -> None:
+        """Rounds ``w`` cannot play: draw one tile after another, all at once.
+
+        As the engine: stop at the first tile that fits, at the draw limit, or when only
+        the reserve is left (then the round ends if there is a reserve).
+        """
+        t = self.t
+        limit = t.draw_limit
+        reserve = t.reserve
+        avail = left[w] - reserve
+        cap = np.minimum(avail, limit) if limit else avail
+        cap = np.maximum(cap, 0)
+        width = int(cap.max()) if len(cap) else 0
+        found = np.zeros(len(w), dtype=bool)
+        ndraw = np.zeros(len(w), dtype=np.int64)
+        if width:
+            j = np.arange(width)
+            pos = np.minimum(top[w][:, None] + j, SV.shape[1] - 1)
+            tiles = SV[w[:, None], pos]
+            ok = j < cap[:, None]
+            fitwin = fits[w[:, None], tiles] & ok
+            found = fitwin.any(axis=1)
+            first = fitwin.argmax(axis=1)
+            ndraw = np.where(found, first + 1, cap)
+            rr, cc = np.nonzero(j < ndraw[:, None])
+            H[w[rr], seat[w[rr]], tiles[rr, cc]] = True
+            top[w] += ndraw
+            left[w] -= ndraw
+            drew[w] = ndraw
+            legal[w] = False
+            fr = np.nonzero(found)[0]
+            legal[w[fr], tiles[fr, first[fr]]] = True
+            has[w] = found
+        if reserve:
+            limit_hit = (ndraw == limit) if limit else np.zeros(len(w), dtype=bool)
+            end[w[~found & ~limit_hit]] = 2
+
+    # ------------------------------------------------------------------ play
+    def play(
+        self,
+        deals: Deals,
+        starter: np.ndarray,
+        lead_tile: np.ndarray,
+        lead_any: np.ndarray,
+        kinds: tuple[str, ...],
+        rng: Any,
+    ) -> Rounds:
+        """Play one round from each deal (see :meth:`FastLine.play`)."""
+        t = self.t
+        n = self.n
+        g = deals.hands.shape[0]
+        lo, hi, value = self.lo, self.hi, self.value
+        is_random = np.array([k == "random" for k in kinds], dtype=bool)
+        any_greedy = not bool(is_random.all())
+        reserve = t.reserve
+        can_draw = t.draw != "none"
+        must = t.must_play_drawn
+        cross_all = self.cross_all
+        hands = deals.hands.copy()
+        rest = deals.rest
+        size = rest.shape[1]
+        r_end = np.full(g, -1, dtype=np.int64)
+        r_out = np.full(g, -1, dtype=np.int64)
+        r_turns = np.zeros(g, dtype=np.int64)
+        r_draws = np.zeros(g, dtype=np.int64)
+        r_passes = np.zeros(g, dtype=np.int64)
+        r_played = np.zeros(g, dtype=np.int64)
+        ends = np.zeros((g, self.max_ends), dtype=np.int64)
+        count = np.zeros(g, dtype=np.int64)
+        spin_open = np.full(g, self.spinner)
+        seat = starter.astype(np.int64)
+        taken_at = np.full(g, size, dtype=np.int64)
+
+        def start(rows: np.ndarray, tile: np.ndarray) -> None:
+            dbl = self.is_double[tile]
+            cross = dbl & (cross_all | spin_open[rows])
+            a = lo[tile]
+            ends[rows, 0] = a
+            ends[rows, 1] = np.where(cross, a, hi[tile])
+            ends[rows, 2] = a
+            ends[rows, 3] = a
+            count[rows] = np.where(cross, 4, 2)
+            spin_open[rows] &= ~(dbl & spin_open[rows])
+
+        turned = np.zeros(g, dtype=bool)
+        if self.opening.lead == "turned_up":
+            turned = ~lead_any
+        if turned.any():
+            idx = np.nonzero(turned)[0]
+            cand = rest[idx]
+            ok = np.ones(cand.shape, dtype=bool)
+            if self.opening.turned_up_doubles == "skip":
+                ok = ~self.is_double[cand]
+            assert ok.any(axis=1).all(), "no tile may be turned up"
+            pos = ok.argmax(axis=1)
+            taken_at[idx] = pos
+            start(idx, cand[np.arange(len(idx)), pos])
+        lead_rows = ~turned
+        if lead_rows.any():
+            idx = np.nonzero(lead_rows)[0]
+            s = seat[idx]
+            hand = hands[idx, s]
+            cnt = hand.sum(axis=1)
+            k = (rng.random(len(idx)) * cnt).astype(np.int64)
+            tile, _ = self._pick(hand.astype(np.int64), k)
+            if any_greedy:
+                greedy = ~is_random[s]
+                if greedy.any():
+                    vals = np.where(hand[greedy], value, -1)
+                    tile[greedy] = vals.argmax(axis=1)
+            forced_tile = lead_tile[idx]
+            tile = np.where(forced_tile >= 0, forced_tile, tile)
+            hands[idx, s, tile] = False
+            start(idx, tile)
+            r_turns[idx] += 1
+            r_played[idx] += 1
+            gone = ~hands[idx, s].any(axis=1)
+            r_end[idx[gone]] = 0
+            r_out[idx[gone]] = s[gone]
+            seat[idx] = (s + 1) % n
+        stock_size = size - turned.astype(np.int64)
+
+        gid = np.nonzero(r_end < 0)[0]
+        r_hands = hands.copy()
+        H = hands[gid]
+        seat = seat[gid]
+        E = ends[gid]
+        C = count[gid]
+        spin = spin_open[gid]
+        # the stock in draw order without the turned-up tile
+        col = np.arange(size)[None, :]
+        src = np.minimum(col + (col >= taken_at[:, None]), size - 1)
+        SV = np.take_along_axis(rest, src, axis=1)[gid] if size else rest[gid]
+        left = stock_size[gid].copy()
+        top = np.zeros(len(gid), dtype=np.int64)
+        turns = r_turns[gid]
+        draws = np.zeros(len(gid), dtype=np.int64)
+        passes = np.zeros(len(gid), dtype=np.int64)
+        played = r_played[gid]
+        forced = np.zeros(len(gid), dtype=np.int64)
+        end = np.full(len(gid), -1, dtype=np.int64)
+        out = np.full(len(gid), -1, dtype=np.int64)
+
+        while len(gid):
+            L = len(gid)
+            ar = np.arange(L)
+            live0 = end < 0
+            turns += live0
+            hand = H[ar, seat]
+            vp = self._present(E, C)
+            vlo = vp[:, lo]
+            vhi = vp[:, hi]
+            fits = vlo | vhi
+            legal = hand & fits
+            has = legal.any(axis=1)
+            drew = np.zeros(L, dtype=np.int64)
+            if can_draw:
+                need = np.nonzero(live0 & ~has)[0]
+                if len(need):
+                    self._draw(need, SV, H, seat, top, left, drew, legal, has, end, fits)
+                draws += drew
+            live = end < 0
+            stuck = live & ~has
+            if stuck.any():
+                passes += stuck
+                forced = np.where(stuck, forced + 1, forced)
+                if not can_draw or not reserve:
+                    dry = (left == 0) if can_draw else True
+                    end[stuck & (forced >= n) & dry] = 1
+            go = live & has
+            both = vlo & vhi & ~self.is_double
+            weight = legal.astype(np.int16) + (legal & both)
+            total = weight.sum(axis=1)
+            may = (drew > 0) & (not must)
+            k = (rng.random(L) * (total + may)).astype(np.int64)
+            tile, off = self._pick(weight, np.minimum(k, np.maximum(total - 1, 0)))
+            v = np.where(off == 1, hi[tile], np.where(fits_v(vp, lo[tile]), lo[tile], hi[tile]))
+            skip = go & may & (k == total)
+            if any_greedy:
+                greedy = go & ~is_random[seat]
+                if greedy.any():
+                    gi = np.nonzero(greedy)[0]
+                    gt, gv = self._greedy_move(legal[gi], E[gi], C[gi])
+                    tile[gi] = gt
+                    v[gi] = gv
+                    skip[gi] = False
+            if skip.any():
+                passes += skip
+                forced[skip] = 0
+                go &= ~skip
+            rows = np.nonzero(go)[0]
+            if len(rows):
+                tr = tile[rows]
+                vr = v[rows]
+                H[rows, seat[rows], tr] = False
+                k_end = self._first_end(E[rows], C[rows], vr)
+                dbl = self.is_double[tr]
+                cross = dbl & (cross_all | spin[rows])
+                other = np.where(lo[tr] == vr, hi[tr], lo[tr])
+                E[rows, k_end] = np.where(cross, vr, other)
+                cr = rows[cross]
+                if len(cr):
+                    E[cr, C[cr]] = v[cr]
+                    E[cr, C[cr] + 1] = v[cr]
+                    C[cr] += 2
+                    spin[cr] = False
+                played[rows] += 1
+                forced[rows] = 0
+                gone = ~H[rows, seat[rows]].any(axis=1)
+                end[rows[gone]] = 0
+                out[rows[gone]] = seat[rows[gone]]
+            seat = (seat + 1) % n
+            newly = live0 & (end >= 0)
+            if newly.any():
+                fi = np.nonzero(newly)[0]
+                ids = gid[fi]
+                r_end[ids] = end[fi]
+                r_out[ids] = out[fi]
+                r_turns[ids] = turns[fi]
+                r_draws[ids] = draws[fi]
+                r_passes[ids] = passes[fi]
+                r_played[ids] = played[fi]
+                r_hands[ids] = H[fi]
+                keep = np.nonzero(end < 0)[0]
+                if len(keep) * 4 < L * 3:
+                    H, seat, E, C, spin = H[keep], seat[keep], E[keep], C[keep], spin[keep]
+                    gid, SV = gid[keep], SV[keep]
+                    left, top, turns, draws = left[keep], top[keep], turns[keep], draws[keep]
+                    passes, played, forced = passes[keep], played[keep], forced[keep]
+                    end, out = end[keep], out[keep]
+        redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
+        return self._results(
+            r_end, r_out, starter, r_turns, r_draws, r_passes, r_played, r_hands, redeals
+        )
+
+
+def fits_v(vp: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Whether number ``v`` (one per round) shows on an open end of that round."""
+    return np.asarray(vp[np.arange(len(v)), v], dtype=bool)
