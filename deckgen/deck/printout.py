@@ -192,6 +192,10 @@ def make_print_outputs(
         pages = len(cards.pages)
     if pages != len(labels):
         raise ValueError(f"{len(labels)} labels for {pages} card pages")
+    if "sheets" not in outputs and (options.duplex or options.marks):
+        reporter.warn(
+            "--duplex and --marks apply to sheets only: add --sheets A4 (or Letter, A3, SRA3)"
+        )
 
     if "card-pngs" in outputs:
         from deckgen.deck.rasterize import PngJob, render_pngs

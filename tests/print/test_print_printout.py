@@ -97,3 +97,11 @@ def test_parse_back_offset() -> None:
     for bad in ("1.5", "a,b", "1,2,3", "50,0", "nan,0"):
         with pytest.raises(InputError):
             parse_back_offset(bad)
+
+
+def test_sheet_options_without_sheets_warn(source: Path, tmp_path: Path) -> None:
+    folder = _fresh(source, tmp_path)
+    reporter = CollectingReporter()
+    make_print_outputs(folder, LABELS, PrintOptions(marks="cut"), reporter=reporter)
+    assert any("apply to sheets only" in w for w in reporter.warnings)
+    assert not (folder / "sheets.pdf").exists()
