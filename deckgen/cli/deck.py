@@ -147,8 +147,9 @@ def build_command(
 ) -> None:
     """Build cards.pdf, back.pdf, preview.png and manifest.json for a deck file.
 
-    With a preset, --sheets, --png or --cmyk also the print files (per-card PDFs or
-    PNGs, sheets for duplex printing, CMYK); a preflight is saved as preflight.json.
+    With a preset (given here or in the deck file), --sheets, --png or --cmyk also the
+    print files: per-card PDFs or PNGs, sheets for duplex printing, CMYK, and the
+    preflight as preflight.json. Every build runs the preflight and warns.
     """
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.build import build_deck
