@@ -280,7 +280,7 @@ class _Builder:
                     start_caption,
                 )
             ]
-            later = ex.position_after(5 if ex.players > 2 else 4)
+            later = ex.position_after(self.later_index(ex))
             if later is not None and later.board is not None:
                 caption = self._(
                     "The same round a little later: %(player)s has just laid %(tile)s "
@@ -304,6 +304,11 @@ class _Builder:
             split = max(1, len(blocks) // 2)
             blocks = blocks[:split] + figures[:1] + blocks[split:] + figures[1:]
         return Section("play", self.section_title("play"), tuple(blocks))
+
+    @staticmethod
+    def later_index(ex: ExampleRound) -> int:
+        """Which placement the play section draws as "a little later"."""
+        return 5 if ex.players > 2 else 4
 
     def walkthrough(self, ex: ExampleRound) -> Section:
         """The example round turn by turn, with the board drawn every few turns."""
@@ -338,11 +343,11 @@ class _Builder:
         split_turn = ex.steps[half - 1].turn if half else 0
         header = (self._("Turn"), self._("Player"), self._("What happens"))
         every = max(3, len(ex.placements) // 3)
+        in_play = self.later_index(ex)  # already drawn in the play section
+        wanted = [k * every + (1 if k * every == in_play else 0) for k in (1, 2, 3)]
         shown = [
-            p
-            for i, p in enumerate(ex.placements, start=1)
-            if i % every == 0 and p.board is not None
-        ][:3]
+            p for i, p in enumerate(ex.placements, start=1) if i in wanted and p.board is not None
+        ]
         for part, chunk in enumerate((rows[:half], rows[half:])):
             if not chunk:
                 continue
