@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -28,9 +29,27 @@ def make_labelled_pdf():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session")
 def card_domino_booklets(tmp_path_factory):  # type: ignore[no-untyped-def]
-    """The card-domino booklets (A5, German and English, imposed too), made once."""
+    """The card-domino booklets (A5, German and English, imposed too), made once for
+    all pytest-xdist workers (the first one makes them under a file lock)."""
+    import fcntl
+    import json
+
     from deckgen.booklet.make import make_booklets
 
-    out = tmp_path_factory.mktemp("booklets")
-    paths = make_booklets("card-domino", out, langs=("de", "en"), impose=True, age=6)
-    return {p.name: p for p in paths}
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    # under xdist every worker's base is a child of this run's folder; share that one
+    run_dir = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = run_dir / "card-domino-booklets"
+    shared.mkdir(exist_ok=True)
+    with open(shared / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        listing = shared / "written.json"
+        if not listing.exists():
+            paths = make_booklets(
+                "card-domino", shared / "out", langs=("de", "en"), impose=True, age=6
+            )
+            listing.write_text(json.dumps([str(p) for p in paths]))
+        names = [Path(p) for p in json.loads(listing.read_text())]
+    return {p.name: p for p in names}
