@@ -33,10 +33,9 @@ def card_domino_booklets(tmp_path_factory):  # type: ignore[no-untyped-def]
     all pytest-xdist workers (the first one makes them under a file lock)."""
     import fcntl
     import json
+    import os
 
     from deckgen.booklet.make import make_booklets
-
-    import os
 
     base = tmp_path_factory.getbasetemp()
     # under xdist every worker's base is a child of this run's folder; share that one
