@@ -62,6 +62,14 @@ def booklet_command(
             "(default: the booklet simulates rounds itself and says so).",
         ),
     ] = None,
+    allow_outside: Annotated[
+        bool,
+        typer.Option(
+            "--allow-outside",
+            help="Let the deck file use pictures and fonts outside its own folder "
+            "(only for deck files you trust).",
+        ),
+    ] = False,
     age: Annotated[
         int | None,
         typer.Option("--age", min=3, max=99, help="Recommended minimum age on the title page."),
@@ -83,6 +91,11 @@ def booklet_command(
     from deckgen.rulespec import load_rules
 
     spec = load_rules(rules)
+    loaded = None
+    if deck is not None:
+        from deckgen.deck.spec import load_deck
+
+        loaded = load_deck(deck, allow_outside=allow_outside)
     langs = [item.value for item in lang] if lang else ["de", "en"]
     report = load_check_report(check) if check is not None else None
     reporter = ConsoleReporter(quiet=quiet)
@@ -92,7 +105,7 @@ def booklet_command(
         out_dir,
         langs=langs,
         fmt=fmt.value,
-        deck=deck,
+        deck=loaded,
         check_report=report,
         impose=impose,
         age=age,

@@ -109,3 +109,24 @@ def test_bad_check_report(app: typer.Typer, tmp_path: Path) -> None:
 def test_unknown_format_is_refused(app: typer.Typer, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["rules", "booklet", "card-domino", "--format", "a4"])
     assert result.exit_code == 2
+
+
+def test_deck_pictures_outside_its_folder(app: typer.Typer, tmp_path: Path) -> None:
+    from deckgen.resources import images_dir
+
+    folder = tmp_path / "customer"
+    folder.mkdir()
+    text = (images_dir() / "demo-deck.toml").read_text()
+    outside = f'"{images_dir()}/value-0'
+    (folder / "deck.toml").write_text(
+        text.replace('"value-0', outside)
+        .replace('logo = "logo.png"', 'logo = "demo:logo.png"')
+        .replace('file = "cover.jpg"', 'file = "demo:cover.jpg"')
+    )
+    args = ["rules", "booklet", "card-domino", "--lang", "en", "--deck", str(folder / "deck.toml")]
+    refused = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "a")])
+    assert refused.exit_code == 2 and "--allow-outside" in refused.stderr
+    assert not (tmp_path / "a").exists()
+    allowed = CliRunner().invoke(app, [*args, "--allow-outside", "--out", str(tmp_path / "b")])
+    assert allowed.exit_code == 0, allowed.output
+    assert (tmp_path / "b" / "booklet-en.pdf").is_file()
