@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from deckgen.engine.fastloop import line_no_draw
 from deckgen.engine.invariants import InvariantError, check_placement, check_round, check_tiles
 from deckgen.engine.players import PASS, Move, Player, PlayerView, RandomBot
 from deckgen.engine.results import (
@@ -755,6 +756,18 @@ class Engine:
         reserve = t.reserve
         can_draw = t.draw != "none"
         limit = t.draw_limit
+        if not can_draw:
+            before = 0
+            for h in hands:
+                before |= h
+            out_seat, passes = line_no_draw(hands, e0, e1, seat, rand, suit, pipsum)
+            after = 0
+            for h in hands:
+                after |= h
+            board = before ^ after
+            played = board.bit_count()
+            c = (played + passes, 0, passes, played, board, board & dmask, 0, 0)
+            return (END_OUT if out_seat >= 0 else END_BLOCKED), out_seat, c
         turns = draws = passes = played = 0
         board = 0
         doubles = drawn_played = limit_hit = 0

@@ -1,0 +1,92 @@
+"""The play loops for random bots on a line: the hot path of simulations.
+
+Takes hands (bitmasks over deck indices), the two open end values, the seat to move,
+one ``random`` method per seat and the compiled suit and pip tables; plays the round
+to its end and gives how it ended. Makes exactly the choices and random draws of the
+general loop in :mod:`deckgen.engine.core` (the golden corpus in
+``tests/engine/test_speed_equivalence.py`` holds every result equal):
+
+- the legal tiles are ``a = hand & suit[e0]`` and ``b = hand & suit[e1]`` (``b`` empty
+  when both ends show the same number, so one placement counts once);
+- one ``random()`` per decision picks ``k = int(random() * (|a| + |b|))``: the k-th
+  lowest tile of ``a`` on end 0, else the (k - |a|)-th lowest of ``b`` on end 1.
+
+The k-th lowest tile of a mask comes from :func:`set_bits`, a table of the set bits of
+every mask met so far (masks here are subsets of one suit, so the table stays small).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+_BITS: dict[int, tuple[int, ...]] = {0: ()}
+_BITS_LIMIT = 1 << 20
+"""Masks beyond this many are answered without being stored (memory bound)."""
+
+
+def set_bits(mask: int) -> tuple[int, ...]:
+    """The set bit positions of ``mask``, lowest first (from the table when known)."""
+    out = _BITS.get(mask)
+    if out is None:
+        found = []
+        m = mask
+        while m:
+            low = m & -m
+            found.append(low.bit_length() - 1)
+            m ^= low
+        out = tuple(found)
+        if len(_BITS) < _BITS_LIMIT:
+            _BITS[mask] = out
+    return out
+
+
+def line_no_draw(
+    hands: list[int],
+    e0: int,
+    e1: int,
+    seat: int,
+    rand: Sequence[Callable[[], float]],
+    suit: Sequence[int],
+    pipsum: Sequence[int],
+) -> tuple[int, int]:
+    """Play a line without drawing to its end; ``hands`` is updated in place.
+
+    Returns ``(out seat, passes)``: the seat that went out, or -1 when all seats
+    passed in a row (blocked). Every turn is a play or a pass, so the caller gets the
+    turns, the tiles played and the board from the hands before and after.
+    """
+    n = len(hands)
+    cache = _BITS
+    passes = forced = 0
+    while True:
+        h = hands[seat]
+        a = h & suit[e0]
+        b = h & suit[e1] if e1 != e0 else 0
+        if a or b:
+            try:
+                ta = cache[a]
+                tb = cache[b]
+            except KeyError:
+                ta = set_bits(a)
+                tb = set_bits(b)
+            na = len(ta)
+            k = int(rand[seat]() * (na + len(tb)))
+            if k < na:
+                i = ta[k]
+                e0 = pipsum[i] - e0
+            else:
+                i = tb[k - na]
+                e1 = pipsum[i] - e1
+            h ^= 1 << i
+            hands[seat] = h
+            if not h:
+                return seat, passes
+            forced = 0
+        else:
+            passes += 1
+            forced += 1
+            if forced >= n:
+                return -1, passes
+        seat += 1
+        if seat == n:
+            seat = 0
