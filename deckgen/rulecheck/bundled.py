@@ -1,9 +1,10 @@
 """The rules check of every bundled rules file, as ``deckgen demo`` runs it.
 
-Takes a folder and a reporter; checks ``rules/*.toml`` (the demo's card-domino rules
-with :data:`MAIN_ROUNDS` rounds, every other file with :data:`OTHER_ROUNDS`, so the
-demo stays quick) and writes ``check-<id>.json`` and ``check-<id>.md`` into the
-folder. A verdict other than ``ok`` is passed on as a warning.
+Takes a folder and a reporter; checks ``rules/*.toml`` and writes ``check-<id>.json``
+and ``check-<id>.md`` into the folder: the demo's card-domino rules with
+:data:`MAIN_ROUNDS` rounds, every other file with :data:`OTHER_ROUNDS` rounds of which
+the reference engine plays :data:`OTHER_JUDGE_ROUNDS` (so the demo stays quick). A
+verdict other than ``ok`` is passed on as a warning.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from deckgen.rulespec import list_rules
 
 MAIN_RULES = "card-domino"
 MAIN_ROUNDS = 20_000
-OTHER_ROUNDS = 2_000
+OTHER_ROUNDS = 4_000
+OTHER_JUDGE_ROUNDS = 600
+"""Rounds the reference engine plays (as the judge) for the other files in the demo."""
+OTHER_INVARIANT_ROUNDS = 200
 SEED = 2026
 
 
@@ -26,10 +30,16 @@ def check_bundled(folder: Path, *, reporter: Reporter | None = None) -> list[Pat
     reporter = reporter or CollectingReporter()
     written: list[Path] = []
     for spec in list_rules():
-        rounds = MAIN_ROUNDS if spec.id == MAIN_RULES else OTHER_ROUNDS
-        reports, paths = check_to_folder(
-            [spec], folder, CheckOptions(rounds=rounds, seed=SEED), reporter=reporter
-        )
+        if spec.id == MAIN_RULES:
+            opts = CheckOptions(rounds=MAIN_ROUNDS, seed=SEED)
+        else:
+            opts = CheckOptions(
+                rounds=OTHER_ROUNDS,
+                seed=SEED,
+                judge_rounds=OTHER_JUDGE_ROUNDS,
+                invariant_rounds=OTHER_INVARIANT_ROUNDS,
+            )
+        reports, paths = check_to_folder([spec], folder, opts, reporter=reporter)
         written += paths
         report = reports[spec.id]
         if report["verdict"] != "ok":

@@ -261,7 +261,7 @@ def run_check(
                         plan.fast_tasks.append(FastTask(plan.base, i, count))
                 else:  # matches of varying length: enough chunks, the prefix is kept
                     # smaller chunks for small runs: the kept prefix overshoots less
-                    chunk_rounds = min(FAST_CHUNK_ROUNDS, max(1000, opts.rounds // 8))
+                    chunk_rounds = min(FAST_CHUNK_ROUNDS, max(2500, opts.rounds // 8))
                     plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
                     chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
                     plan.fast_tasks = [
