@@ -55,17 +55,19 @@ def test_report_schema_and_stable_keys() -> None:
     json.dumps(report)  # plain JSON
 
 
-def test_results_do_not_depend_on_workers() -> None:
-    spec = load_rules("card-domino")
-    opts = {"rounds": 3000, "players": (3,), "bots": ("random", "greedy"), "seed": 4}
+@pytest.mark.parametrize(("rid", "n"), [("card-domino", 3), ("block-classic", 2)])
+def test_results_do_not_depend_on_workers(rid: str, n: int) -> None:
+    spec = load_rules(rid)
+    opts = {"rounds": 3000, "players": (n,), "bots": ("random", "greedy"), "seed": 4}
     one = build_report(run_check(spec, CheckOptions(workers=1, **opts)))  # type: ignore[arg-type]
     two = build_report(run_check(spec, CheckOptions(workers=2, **opts)))  # type: ignore[arg-type]
     assert _strip(one) == _strip(two)
     other = build_report(run_check(spec, CheckOptions(workers=1, **{**opts, "seed": 5})))  # type: ignore[arg-type]
     assert _strip(other) != _strip(one)
-    by_bots = one["players"]["3"]["stats_by_bots"]
+    by_bots = one["players"][str(n)]["stats_by_bots"]
     assert set(by_bots) == {"random", "greedy"}
-    assert by_bots["random"] == one["players"]["3"]["stats"]
+    assert by_bots["random"] == one["players"][str(n)]["stats"]
+    assert by_bots["greedy"]["path"] == "fast" and by_bots["greedy"]["rounds"] >= 3000
 
 
 def test_reference_only_when_asked() -> None:
