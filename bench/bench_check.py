@@ -76,7 +76,8 @@ def whole_check(workers: int | None, fast: bool, rounds: int = GOAL_ROUNDS) -> t
 def main() -> None:
     seconds = float(os.environ.get("BENCH_SECONDS", "2"))
     cores = os.cpu_count() or 1
-    print(f"rounds per second on one core, random bots ({cores} cores here)")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"rounds per second on one core, random bots ({cores} cores here, load {load:.1f})")
     print(f"{'rules':<16}{'n':>3}{'reference':>12}{'fast path':>12}{'ratio':>8}")
     for spec in list_rules():
         for n in spec.player_counts:
