@@ -2,4 +2,5 @@
 
 from deckgen.cli import main
 
-main()
+if __name__ == "__main__":  # worker processes started by spawn re-import this module
+    main()

@@ -103,8 +103,13 @@ class RenderedPdf:
     images_embedded: int
 
 
-def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str) -> Any:
-    """A reportlab canvas with the deck's page, trim and bleed boxes, reproducible output."""
+def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str, initial_font: str) -> Any:
+    """A reportlab canvas with the deck's page, trim and bleed boxes, reproducible output.
+
+    ``initial_font`` (a registered, embedded font) replaces reportlab's default
+    Helvetica, which it would otherwise name on every page without embedding it: print
+    shops' preflight flags any font that is not embedded, used or not.
+    """
     from reportlab.pdfgen.canvas import Canvas
 
     c = Canvas(
@@ -112,6 +117,7 @@ def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str) -> Any
         pagesize=(geometry.page.w, geometry.page.h),
         invariant=1,
         pageCompression=1,
+        initialFontName=initial_font,
     )
     c.setTitle(title)
     c.setAuthor("deckgen")
@@ -173,7 +179,7 @@ def _render_pdf(
     fonts = load_fonts(deck.font_regular, deck.font_bold, where=str(deck.path))
     buffer = io.BytesIO()
     title = f"{deck.spec.name}: {'card back' if back else 'card fronts'}"
-    c = new_canvas(buffer, geometry, title=title)
+    c = new_canvas(buffer, geometry, title=title, initial_font=fonts.regular)
     ctx = DrawContext(
         canvas=c,
         deck=deck,

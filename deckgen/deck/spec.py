@@ -128,6 +128,10 @@ class FontsModel(_Model):
     bold: str | None = Field(default=None, max_length=500)
 
 
+OffsetMm = Annotated[float, Field(ge=-20.0, le=20.0)]
+"""A duplex back shift in mm; printers drift a few mm at most."""
+
+
 class DeckFile(_Model):
     """The whole deck file, as validated from TOML."""
 
@@ -136,6 +140,9 @@ class DeckFile(_Model):
     language: Literal["en", "de"] = "en"
     preset: str | None = Field(default=None, max_length=40)
     """The vendor preset the deck is made for (``deckgen deck new --preset``)."""
+    back_offset_mm: tuple[OffsetMm, OffsetMm] = (0.0, 0.0)
+    """How far to move the backs on duplex sheets (x, y in mm) to undo the shift a
+    printer makes, as measured with ``deckgen deck calibrate``."""
     card: CardModel = Field(default_factory=CardModel)
     faces: FacesModel = Field(default_factory=FacesModel)
     back: BackModel = Field(default_factory=BackModel)

@@ -65,6 +65,7 @@ def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> s
 name = {_q(name)}
 set = {_q(set_name)}              # double-6 ... double-12 (up to double-18)
 language = "en"                # en or de: the few words deckgen prints itself
+# back_offset_mm = [0.0, 0.0]  # duplex back shift (x, y) from `deckgen deck calibrate`
 {preset_line}
 [card]
 size = {_q(card.size)}         # poker, bridge, meinspiel, tarot, mini, or "63 x 88" (mm)
