@@ -58,7 +58,7 @@ def fast_rate(spec: RuleSpec, n: int, seconds: float) -> float:
     i = 1
     start = time.process_time()
     while True:
-        rounds += run_fast_chunk(FastTask(_task(spec, n, 0, 0), i, size)).rounds
+        rounds += sum(p.rounds for p in run_fast_chunk(FastTask(_task(spec, n, 0, 0), i, size)))
         i += 1
         used = time.process_time() - start
         if used >= seconds:

@@ -32,6 +32,7 @@ from deckgen.rulecheck.tally import (
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SETUP_SECONDS_PER_ROUND,
     PlayTally,
+    merged,
 )
 from deckgen.rulespec import RuleSpec
 
@@ -155,7 +156,8 @@ class _Plan:
     fast_tasks: list[FastTask] = field(default_factory=list)
     ref_tasks: list[ChunkTask] = field(default_factory=list)
     ref_done: dict[int, PlayTally] = field(default_factory=dict)
-    fast_done: dict[int, PlayTally] = field(default_factory=dict)
+    fast_done: dict[int, list[PlayTally]] = field(default_factory=dict)
+    """Each fast chunk comes back in slices of a few hundred rounds (whole matches)."""
     chunk_matches: int = 1
     est_rounds: float = 1.0
     fast_size: int = 1
@@ -187,18 +189,23 @@ def _ref_task(plan: _Plan, index: int) -> ChunkTask:
     )  # fmt: skip
 
 
-def _prefix(done: dict[int, PlayTally], budget: int) -> tuple[PlayTally | None, int]:
-    """The merged shortest prefix of chunks reaching ``budget`` rounds, or None and the
-    index of the next chunk needed."""
+def _prefix(
+    done: dict[int, PlayTally] | dict[int, list[PlayTally]], budget: int
+) -> tuple[PlayTally | None, int]:
+    """The merged shortest prefix of chunks (or chunk slices) reaching ``budget``
+    rounds, or None and the index of the next chunk needed."""
     total: PlayTally | None = None
     i = 0
     while i in done:
-        part = done[i]
-        if total is None:
-            total = PlayTally(part.players, part.sides, part.seconds_per_turn, part.setup_seconds)
-        total.merge(part)
-        if total.rounds >= budget:
-            return total, -1
+        got = done[i]
+        for part in got if isinstance(got, list) else [got]:
+            if total is None:
+                total = PlayTally(
+                    part.players, part.sides, part.seconds_per_turn, part.setup_seconds
+                )
+            total.merge(part)
+            if total.rounds >= budget:
+                return total, -1
         i += 1
     return None, i
 
@@ -273,7 +280,7 @@ def run_check(
             plan.shown["ref"] = min(plan.ref_budget, plan.ref_done[0].rounds)
             plan.fast_budget = opts.rounds if plan.why_not_fast is None else 0
         reporter.advance(sum(p.shown["ref"] for p in plans))
-        pending: dict[Future[PlayTally], tuple[_Plan, str, int]] = {}
+        pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
         for plan in plans:
             for i, ft in enumerate(plan.fast_tasks):
                 pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
@@ -313,16 +320,17 @@ def run_check(
 
 
 def _collect(
-    pending: dict[Future[PlayTally], tuple[_Plan, str, int]],
+    pending: dict[Future[Any], tuple[_Plan, str, int]],
     reporter: Reporter,
 ) -> None:
     from concurrent.futures import as_completed
 
     for fut in as_completed(pending):
         plan, kind, index = pending[fut]
-        part = fut.result()
+        got = fut.result()
+        part = merged(got) if isinstance(got, list) else got
         if kind == "fast":
-            plan.fast_done[index] = part
+            plan.fast_done[index] = got
             budget = plan.fast_budget
         else:
             plan.ref_done[index] = part

@@ -46,6 +46,15 @@ class Matches:
     winners: Any
     """(matches, sides) booleans: the match's winning sides."""
 
+    def slice(self, first: int, stop: int) -> Matches:
+        """Matches ``first .. stop - 1`` with their rounds, renumbered from 0."""
+        import numpy as np
+
+        keep = np.nonzero((self.match_of >= first) & (self.match_of < stop))[0]
+        r = self.rounds
+        rounds = Rounds(**{k: getattr(r, k)[keep] for k in Rounds.__dataclass_fields__})
+        return Matches(rounds, self.match_of[keep] - first, stop - first, self.winners[first:stop])
+
 
 _LINES: dict[tuple[str, int], FastLine] = {}
 
@@ -226,8 +235,13 @@ def tally_matches(tally: PlayTally, ms: Matches, side_of: Any) -> None:
     tally.merge(part)
 
 
-def run_fast_chunk(task: FastTask) -> PlayTally:
-    """Play the task's matches on the fast path and count them."""
+SLICE_ROUNDS = 400
+"""A fast chunk comes back in slices of about this many rounds (whole matches), so the
+check can stop close to the rounds asked for."""
+
+
+def run_fast_chunk(task: FastTask) -> list[PlayTally]:
+    """Play the task's matches on the fast path and count them, slice by slice."""
     import numpy as np
 
     c = task.chunk
@@ -235,6 +249,10 @@ def run_fast_chunk(task: FastTask) -> PlayTally:
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
     kinds = tuple(c.bots[min(s, len(c.bots) - 1)] for s in range(c.players))
     ms = play_matches(line, rng, task.count, kinds)
-    tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
-    tally_matches(tally, ms, line.side_of)
-    return tally
+    per = max(1, round(SLICE_ROUNDS * ms.count / max(1, len(ms.match_of))))
+    parts = []
+    for first in range(0, ms.count, per):
+        tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
+        tally_matches(tally, ms.slice(first, min(ms.count, first + per)), line.side_of)
+        parts.append(tally)
+    return parts

@@ -193,3 +193,12 @@ class PlayTally:
         self.failures.extend(other.failures)
         self.invariant_rounds += other.invariant_rounds
         self.engine_rounds += other.engine_rounds
+
+
+def merged(parts: list[PlayTally]) -> PlayTally:
+    """One tally of ``parts``, merged in order (``parts`` must not be empty)."""
+    first = parts[0]
+    total = PlayTally(first.players, first.sides, first.seconds_per_turn, first.setup_seconds)
+    for part in parts:
+        total.merge(part)
+    return total

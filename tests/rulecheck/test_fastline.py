@@ -16,6 +16,7 @@ from deckgen.rulecheck.fastboard import FastBoard
 from deckgen.rulecheck.fastline import END_CODES, Deals, unsupported
 from deckgen.rulecheck.fastmatch import FastTask, make_fast, run_fast_chunk
 from deckgen.rulecheck.stats import Mean, Proportion
+from deckgen.rulecheck.tally import merged
 from deckgen.rulespec import RuleSpec, load_rules
 
 LINE_VARIANTS = [
@@ -162,7 +163,7 @@ def test_random_play_statistics_agree(
         spec.raw, str(spec.path), spec.sha256, n, bots, 5, 0, ref_matches, False, 10.0, 60.0
     )
     ref = run_chunk(task)
-    fast = run_fast_chunk(FastTask(task, 0, fast_matches))
+    fast = merged(run_fast_chunk(FastTask(task, 0, fast_matches)))
     assert ref.matches == ref_matches and fast.matches == fast_matches
     assert fast.rounds > 4 * ref.rounds
     for name in ("turns", "draws", "passes", "tiles_played", "redeals", "match_turns"):
