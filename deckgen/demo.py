@@ -1,17 +1,26 @@
 """``deckgen demo``: make the whole product for the built-in demo into one folder.
 
-Combines the pillars (sets table; later the deck, the rules check and the booklets),
-so it lives apart from each of them. Writes everything through a staging folder: the
-demo folder gets a complete set of new files or keeps its old ones.
+Combines the pillars, so it lives apart from each of them: the sets table; the
+MeinSpiel-style double-7 card deck from ``images/demo-deck.toml`` (cover, 36 cards,
+imprint with the short rules, backs with the demo logo, A4 sheets for duplex printing);
+one recorded match of the card-domino rules; the rules check of every bundled rules
+file; the booklets of the card-domino rules in German and English (with the check's
+figures); and ``README.md``, an index of what was made. Everything is written through
+a staging folder: the demo folder gets a complete set of new files or keeps its old
+ones.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from deckgen import atomic
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.setstable import set_rows, sets_json, sets_markdown
+
+DEMO_RULES = "card-domino"
+DEMO_SEED = 2026
 
 
 def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[Path]:
@@ -24,15 +33,33 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
         atomic.write_text(stage / "sets.md", sets_markdown(rows))
         atomic.write_text(stage / "sets.json", sets_json(rows))
         written += ["sets.md", "sets.json"]
-        # The demo deck: cards.pdf, back.pdf, preview.png, manifest.json in deck/.
-        from deckgen.deck.build import build_deck
-        from deckgen.resources import images_dir
-
-        deck = build_deck(images_dir() / "demo-deck.toml", stage / "deck", reporter=reporter)
-        written += [f"deck/{path.name}" for path in deck.files]
+        written += _demo_deck(stage, reporter)
         written += _demo_match(stage)
         written += _demo_checks(stage, reporter)
+        written += _demo_booklets(stage, reporter)
+        atomic.write_text(stage / "README.md", _index(stage, written))
+        written.append("README.md")
     return [out_dir / name for name in written]
+
+
+def _demo_deck(stage: Path, reporter: Reporter) -> list[str]:
+    """The demo deck with the short rules on its imprint card and A4 duplex sheets."""
+    from deckgen.deck.build import build_deck
+    from deckgen.deck.printout import PrintOptions
+    from deckgen.deck.printstep import OPTIONS_KEY, print_step
+    from deckgen.product import load_printed_deck
+    from deckgen.resources import images_dir
+
+    deck = load_printed_deck(images_dir() / "demo-deck.toml")
+    result = build_deck(
+        deck,
+        stage / "deck",
+        reporter=reporter,
+        strict_text=True,
+        extra_steps=[print_step],
+        options={OPTIONS_KEY: PrintOptions(sheets="A4", duplex="long")},
+    )
+    return [f"deck/{path.name}" for path in result.files]
 
 
 def _demo_match(stage: Path) -> list[str]:
@@ -42,15 +69,17 @@ def _demo_match(stage: Path) -> list[str]:
     from deckgen.engine.record import match_record, record_json
     from deckgen.rulespec import load_rules
 
-    spec = load_rules("card-domino")
+    spec = load_rules(DEMO_RULES)
     bots = ["smart", "greedy", "random"]
-    seed = 2026
     match = play_match(
-        Engine(spec, 3, check_invariants=True), make_bots(bots, 3, seed), seed, record=True
+        Engine(spec, 3, check_invariants=True),
+        make_bots(bots, 3, DEMO_SEED),
+        DEMO_SEED,
+        record=True,
     )
     atomic.write_text(
         stage / "rules" / "card-domino-match.json",
-        record_json(match_record(spec, match, seed=seed, bots=bots)),
+        record_json(match_record(spec, match, seed=DEMO_SEED, bots=bots)),
     )
     atomic.write_text(
         stage / "rules" / "card-domino-match.txt",
@@ -65,3 +94,80 @@ def _demo_checks(stage: Path, reporter: Reporter) -> list[str]:
     from deckgen.rulecheck.bundled import check_bundled
 
     return [p.relative_to(stage).as_posix() for p in check_bundled(stage, reporter=reporter)]
+
+
+def _demo_booklets(stage: Path, reporter: Reporter) -> list[str]:
+    """The card-domino booklets, German and English, A5 and imposed for saddle stitch,
+    picturing the demo deck and printing the figures of the check just run."""
+    from deckgen.booklet.make import load_check_report, make_booklets
+    from deckgen.resources import images_dir
+
+    paths = make_booklets(
+        DEMO_RULES,
+        stage / "booklet",
+        langs=("de", "en"),
+        deck=images_dir() / "demo-deck.toml",
+        check_report=load_check_report(stage / f"check-{DEMO_RULES}.json"),
+        impose=True,
+        age=6,
+        reporter=reporter,
+    )
+    return [p.relative_to(stage).as_posix() for p in paths]
+
+
+_DESCRIPTIONS = {
+    "sets.md": "the domino sets double-6 ... double-18 (tiles, pips, printed deck size)",
+    "sets.json": "the same, for scripts",
+    "deck/cards.pdf": "every card front, one per page, with bleed (TrimBox/BleedBox set)",
+    "deck/back.pdf": "the card back, same geometry",
+    "deck/preview.png": "contact sheet of all fronts and the back",
+    "deck/manifest.json": "every file and card of the deck build",
+    "deck/sheets.pdf": "A4 sheets for home printing: fronts, then backs for long-edge duplex",
+    "deck/calibration.pdf": "duplex calibration sheet: measures your printer's back shift",
+    "deck/preflight.json": "print preflight: picture dpi, safe margin, fonts, colour",
+    "rules/card-domino-match.json": "a recorded match (replay: deckgen rules replay FILE)",
+    "rules/card-domino-match.txt": "the same match, readable",
+    "booklet/booklet-de.pdf": "rule booklet, German, A5",
+    "booklet/booklet-en.pdf": "rule booklet, English, A5",
+    "booklet/booklet-de-print.pdf": "German booklet imposed on A4 for saddle stitching",
+    "booklet/booklet-en-print.pdf": "English booklet imposed on A4 for saddle stitching",
+}
+
+
+def _describe(name: str) -> str:
+    if name in _DESCRIPTIONS:
+        return _DESCRIPTIONS[name]
+    if name.startswith("check-") and name.endswith(".json"):
+        return f"rules check report of {name[6:-5]} (versioned JSON)"
+    if name.startswith("check-") and name.endswith(".md"):
+        return f"rules check report of {name[6:-3]}, readable"
+    return ""
+
+
+def _verdicts(stage: Path, written: list[str]) -> list[str]:
+    lines = []
+    for name in written:
+        if name.startswith("check-") and name.endswith(".json"):
+            report = json.loads((stage / name).read_text(encoding="utf-8"))
+            lines.append(f"- `{report.get('rules', {}).get('id', name)}`: {report['verdict']}")
+    return lines
+
+
+def _index(stage: Path, written: list[str]) -> str:
+    rows = "\n".join(f"| [`{name}`]({name}) | {_describe(name)} |" for name in sorted(written))
+    verdicts = "\n".join(_verdicts(stage, written))
+    return f"""# deckgen demo
+
+Everything deckgen makes for its built-in demo: a MeinSpiel-style double-7 picture
+domino (cover, 36 cards, an imprint card with the short rules, backs with the demo
+logo), A4 sheets to print at home, the card-domino rule booklets in German and English,
+and the rules check of every bundled rules file. Made by `make demo` (`deckgen demo`).
+
+| file | what it is |
+|---|---|
+{rows}
+
+Rules check verdicts (`ok`: every clause reached, no gap, no invariant broken):
+
+{verdicts}
+"""

@@ -74,13 +74,29 @@ def test_help_does_not_import_heavy_libraries() -> None:
     assert heavy == "", f"deckgen --help imported {heavy}"
 
 
-def test_demo_writes_sets(runner, tmp_path: Path) -> None:
+def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
+    import pypdf
+
     out = tmp_path / "demo"
     result = runner.invoke(app, ["demo", "--out", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
     assert json.loads((out / "sets.json").read_text())["sets"][1]["name"] == "double-7"
     assert "| double-12 | 12 | 91 | 13 | 1092 | 14 | 93 |" in (out / "sets.md").read_text()
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert not [p for p in out.rglob("*") if p.name.startswith(".")]
+    # The deck: cover + 36 tiles + imprint, with the short rules on the imprint card.
+    cards = pypdf.PdfReader(out / "deck" / "cards.pdf")
+    assert len(cards.pages) == 38
+    assert "never more than 3 cards" in " ".join(cards.pages[-1].extract_text().split())
+    assert len(pypdf.PdfReader(out / "deck" / "sheets.pdf").pages) == 10  # 5 fronts + 5 backs
+    # The booklets in both languages, fed by the check report that the demo wrote.
+    for lang in ("de", "en"):
+        assert len(pypdf.PdfReader(out / "booklet" / f"booklet-{lang}.pdf").pages) >= 6
+    report = json.loads((out / "check-card-domino.json").read_text())
+    assert report["verdict"] == "ok"
+    index = (out / "README.md").read_text()
+    for name in ("deck/cards.pdf", "booklet/booklet-de.pdf", "check-card-domino.md"):
+        assert f"[`{name}`]({name})" in index
+    assert "- `card-domino`: ok" in index
 
 
 def test_user_error_through_runner(runner) -> None:

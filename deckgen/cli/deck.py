@@ -170,13 +170,16 @@ def build_command(
         from deckgen.deck.imposition import paper_size
 
         paper_size(sheets)  # an unknown paper is an error before anything is drawn
+    from deckgen.product import load_printed_deck, names_rules
+
+    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = ConsoleReporter(quiet=quiet)
     result = build_deck(
-        deck_file,
+        deck,
         out,
         allow_outside=allow_outside,
         reporter=reporter,
-        strict_text=strict_text,
+        strict_text=strict_text or names_rules(deck),
         preview=not no_preview,
         extra_steps=[print_step],
         options={OPTIONS_KEY: print_options},
@@ -208,9 +211,11 @@ def preview_command(
     """Only the contact sheet of every card and the back, fast, to look at."""
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.build import preview_deck
+    from deckgen.product import load_printed_deck
 
+    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = ConsoleReporter(quiet=quiet)
-    path = preview_deck(deck_file, out, allow_outside=allow_outside, reporter=reporter)
+    path = preview_deck(deck, out, allow_outside=allow_outside, reporter=reporter)
     reporter.finish()
     if not quiet:
         typer.echo(f"wrote {path}")
@@ -273,11 +278,13 @@ def check_command(
     """
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.printstep import check_deck
+    from deckgen.product import load_printed_deck
     from deckgen.progress import CollectingReporter
 
+    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = CollectingReporter()
     report = check_deck(
-        deck_file, preset=preset, cmyk=cmyk, allow_outside=allow_outside, reporter=reporter
+        deck, preset=preset, cmyk=cmyk, allow_outside=allow_outside, reporter=reporter
     )
     if not as_json:
         console = ConsoleReporter(quiet=quiet)

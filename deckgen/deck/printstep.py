@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from deckgen.deck.build import BuildContext
     from deckgen.deck.manifest import OutputFile
     from deckgen.deck.render import CardRef
+    from deckgen.deck.spec import LoadedDeck
 
 OPTIONS_KEY = "print"
 
@@ -68,7 +69,7 @@ def print_step(ctx: BuildContext) -> list[OutputFile]:
 
 
 def check_deck(
-    deck_file: str | Path,
+    deck_file: str | Path | LoadedDeck,
     *,
     preset: str | None = None,
     cmyk: bool | None = None,
