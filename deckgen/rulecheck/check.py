@@ -289,14 +289,14 @@ def run_check(
         _collect(pending, reporter)
         for plan in plans:  # rarely, the planned chunks fell short of the budget
             while True:
-                merged, nxt = _prefix(plan.ref_done, plan.ref_budget)
-                if merged is not None:
+                enough, nxt = _prefix(plan.ref_done, plan.ref_budget)
+                if enough is not None:
                     break
                 more = {pool.submit(run_chunk, _ref_task(plan, nxt)): (plan, "ref", nxt)}
                 _collect(more, reporter)
             while plan.why_not_fast is None:
-                merged, nxt = _prefix(plan.fast_done, opts.rounds)
-                if merged is not None:
+                enough, nxt = _prefix(plan.fast_done, opts.rounds)
+                if enough is not None:
                     break
                 task = FastTask(plan.base, nxt, plan.fast_size)
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
