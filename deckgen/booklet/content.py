@@ -117,6 +117,15 @@ class _Builder:
         out = self.t.gettext(text)
         return out % values if values else out
 
+    def bot_names(self, names: str) -> str:
+        """Bot names (``random,greedy``) in the booklet's language."""
+        labels = {
+            "random": self.t.gettext("random"),
+            "greedy": self.t.gettext("greedy"),
+            "smart": self.t.gettext("smart"),
+        }
+        return ", ".join(labels.get(n.strip(), n.strip()) for n in names.split(","))
+
     def seat(self, seat: int) -> str:
         return self.t.gettext("Player %(n)d") % {"n": seat + 1}
 
@@ -497,12 +506,15 @@ class _Builder:
                 ),
             ]
             note = (
-                self._("Figures from the rules check report, played by %(bots)s bots.", bots=f.bots)
+                self._(
+                    "Figures from the rules check report, played by %(bots)s bots.",
+                    bots=self.bot_names(f.bots),
+                )
                 if f.source == "check"
                 else self._(
                     "Figures from rounds simulated for this booklet by the reference engine "
                     "with %(bots)s bots (not from a full rules check).",
-                    bots=f.bots,
+                    bots=self.bot_names(f.bots),
                 )
             )
             note += " " + self._(

@@ -91,6 +91,8 @@ def test_deck_file_free_text_and_unknown_rules() -> None:
     from deckgen.errors import InputError
 
     deck = demo_deck(load_rules("card-domino"), "en")
+    assert imprint_rules_for(deck) is not None  # the demo deck names card-domino
+    deck = deck.with_imprint_rules("")
     assert imprint_rules_for(deck) is None  # no rules named
     free = deck.with_imprint_rules("Lay matching numbers end to end; first out wins.")
     assert imprint_rules_for(free) is None
