@@ -113,20 +113,39 @@ class Engine:
         dset = spec.dset
         self.double_index = tuple(dset.index(Tile(v, v)) for v in dset.values)
         self._union: dict[int, int] = {}
+        self._tile_bits = tuple(1 << i for i in range(len(self.t.tiles)))
         self._hv_width, self._hv_tables = _chunk_tables(self.t.value)
         self._fast = self.t.shape == "line" and self.t.must_play_drawn
+        self._no_draw = self.t.draw == "none"
+        self._rand_cache: tuple[tuple[Player, ...], tuple[Any, ...], list[Any]] | None = None
         always = {"setup.deal", "setup.rest"}
         if len(self.t.sides[0]) > 1:
             always.add("setup.teams")
         self._always_fired = frozenset(always)
-        self._clause_cache: dict[frozenset[str], tuple[str, ...]] = {}
+        self._finish_clauses: dict[
+            tuple[str, int, tuple[str, ...], tuple[str, ...]], tuple[str, ...]
+        ] = {}
 
-    def _sorted_clauses(self, fired: set[str]) -> tuple[str, ...]:
-        key = frozenset(fired)
-        out = self._clause_cache.get(key)
-        if out is None:
-            out = self._clause_cache[key] = tuple(sorted(key))
-        return out
+    def _random_methods(self, players: Sequence[Player]) -> list[Any] | None:
+        """Each seat's ``rng.random`` when every seat is a plain random bot, else None.
+
+        Kept for the last line-up seen: the same players with the same generators give
+        the same methods without building them again.
+        """
+        seats = tuple(players)
+        cached = self._rand_cache
+        if cached is not None and cached[0] == seats:
+            for p, g in zip(seats, cached[1], strict=True):
+                if p.rng is not g:  # type: ignore[attr-defined]
+                    break
+            else:
+                return cached[2]
+        if any(type(p) is not RandomBot for p in seats):
+            return None
+        rngs = tuple(p.rng for p in seats)  # type: ignore[attr-defined]
+        methods = [g.random for g in rngs]
+        self._rand_cache = (seats, rngs, methods)
+        return methods
 
     # ------------------------------------------------------------------ setup
     def _deal(self, rng: random.Random) -> tuple[list[int], list[int], int]:
@@ -137,34 +156,50 @@ class Engine:
         ``rng.shuffle`` plus building masks, and the same on every machine.
         """
         t = self.t
-        pool = list(range(len(t.tiles)))
-        m = len(pool)
         rand = rng.random
         h = t.hand_size
         hands = []
-        for _ in range(self.players):
-            hm = 0
-            if m == h:  # the last hand takes every tile left: nothing to draw at random
-                for i in pool[:m]:
-                    hm |= 1 << i
-                m = 0
-            for _ in range(min(h, m)):
-                j = int(rand() * m)
-                m -= 1
-                hm |= 1 << pool[j]
-                pool[j] = pool[m]
-            hands.append(hm)
         if not t.stock_rest:
+            # the pool holds the tiles' bits: a hand is the sum (or) of its picks
+            pool = list(self._tile_bits)
+            m = len(pool)
+            for _ in range(self.players):
+                if m == h:  # the last hand takes every tile left: nothing drawn at random
+                    hands.append(sum(pool[:m]))
+                    m = 0
+                    continue
+                hm = 0
+                k = h if h < m else m
+                for size in range(m, m - k, -1):
+                    j = int(rand() * size)
+                    hm |= pool[j]
+                    pool[j] = pool[size - 1]
+                m -= k
+                hands.append(hm)
             dead = t.full_mask
             for hm in hands:
                 dead ^= hm
             return hands, [], dead
+        ipool = list(range(len(t.tiles)))
+        m = len(ipool)
+        for _ in range(self.players):
+            hm = 0
+            if m == h:
+                for i in ipool[:m]:
+                    hm |= 1 << i
+                m = 0
+            k = h if h < m else m
+            for size in range(m, m - k, -1):
+                j = int(rand() * size)
+                hm |= 1 << ipool[j]
+                ipool[j] = ipool[size - 1]
+            m -= k
+            hands.append(hm)
         stock = []
-        while m:
-            j = int(rand() * m)
-            m -= 1
-            stock.append(pool[j])
-            pool[j] = pool[m]
+        for size in range(m, 0, -1):
+            j = int(rand() * size)
+            stock.append(ipool[j])
+            ipool[j] = ipool[size - 1]
         return hands, stock, 0
 
     def _holder(self, hands: list[int], tile: int) -> int:
@@ -394,8 +429,8 @@ class Engine:
         if len(players) != n:
             raise ValueError(f"need {n} players, got {len(players)}")
         if self._fast and deal is None and not record and sink is None and not self.check:
-            rand_fast = [p.rng.random if type(p) is RandomBot else None for p in players]
-            if None not in rand_fast:
+            rand_fast = self._random_methods(players)
+            if rand_fast is not None:
                 return self._fast_round(rng, rand_fast, round_no, prev_starter, prev_winner)
         fired: set[str] = set()
         gaps: list[Gap] = []
@@ -725,6 +760,22 @@ class Engine:
                     False, None, first, setup.dead, board, setup.stock,
                 )  # fmt: skip
             seat = seat + 1 if seat + 1 < self.players else 0
+        if self._no_draw:
+            before = t.full_mask ^ setup.dead ^ board
+            out_seat, passes = line_no_draw(
+                hands, lo[first], hi[first], seat, rand, t.suit, t.pipsum
+            )
+            after = 0
+            for hm in hands:
+                after |= hm
+            board |= before ^ after
+            n_played = board.bit_count()
+            return self._finish(
+                END_OUT if out_seat >= 0 else END_BLOCKED, out_seat, setup, hands, fired, gaps,
+                n_played - played + turns + passes, 0, passes, n_played,
+                bool(board & t.double_mask), False, False, None, first, setup.dead, board,
+                setup.stock,
+            )  # fmt: skip
         end, out_seat, c = self._line_random(hands, setup.stock, lo[first], hi[first], seat, rand)
         return self._finish(
             end, out_seat, setup, hands, fired, gaps, turns + c[0], c[1], c[2], played + c[3],
@@ -882,6 +933,50 @@ class Engine:
             history=history,
         )
 
+    def _hand_values(self, hands: list[int]) -> tuple[int, ...]:
+        """The scoring value left in each hand, by table lookups per chunk of the deck."""
+        tables = self._hv_tables
+        if self._hv_width == 16 and len(tables) <= 3:
+            if len(tables) == 1:
+                r0 = tables[0]
+                return tuple([r0[hm] for hm in hands])
+            if len(tables) == 2:
+                r0, r1 = tables
+                return tuple([r0[hm & 0xFFFF] + r1[hm >> 16] for hm in hands])
+            r0, r1, r2 = tables
+            return tuple([r0[hm & 0xFFFF] + r1[hm >> 16 & 0xFFFF] + r2[hm >> 32] for hm in hands])
+        width = self._hv_width
+        chunk = (1 << width) - 1
+        hv = []
+        for hm in hands:
+            total = 0
+            for row in tables:
+                total += row[hm & chunk]
+                hm >>= width
+            hv.append(total)
+        return tuple(hv)
+
+    def _round_clauses(
+        self, end: str, flags: int, fired: set[str], sfired: list[str]
+    ) -> tuple[str, ...]:
+        """The sorted clause ids of a round: ``fired`` at setup, the play ``flags`` and
+        the end, and the scoring's ``sfired``."""
+        out = set(fired) | self._always_fired
+        for bit, clause in (
+            (1, "play.match"),
+            (2, "play.doubles"),
+            (4, "play.draw"),
+            (8, "play.play_drawn"),
+            (16, "play.draw_limit"),
+            (32, "play.pass"),
+            (64, "score.values"),
+        ):
+            if flags & bit:
+                out.add(clause)
+        out.add("end." + end)
+        out.update(sfired)
+        return tuple(sorted(out))
+
     def _finish(
         self,
         end: str,
@@ -904,51 +999,42 @@ class Engine:
         stock: list[int],
     ) -> RoundResult:
         t = self.t
-        hv = []
-        width = self._hv_width
-        chunk = (1 << width) - 1
-        for hm in hands:
-            total = 0
-            for row in self._hv_tables:
-                total += row[hm & chunk]
-                hm >>= width
-            hv.append(total)
-        fired |= self._always_fired
-        if played:
-            fired.add("play.match")
-        if placed_double:
-            fired.add("play.doubles")
-        if draws:
-            fired.add("play.draw")
-        if drawn_played:
-            fired.add("play.play_drawn")
-        if limit_hit:
-            fired.add("play.draw_limit")
-        if passes:
-            fired.add("play.pass")
-        fired.add("end." + end)
+        hv = self._hand_values(hands)
+        held = 0
         if self.special_mask:
-            held = 0
             for hm in hands:
                 held |= hm
-            if held & self.special_mask:
-                fired.add("score.values")
+            held &= self.special_mask
         winners, points, sfired, sgaps = score_round(t, self.scoring, end, out_seat, hv)
-        fired.update(sfired)
-        gaps.extend(sgaps)
+        flags = (
+            (1 if played else 0)
+            | (2 if placed_double else 0)
+            | (4 if draws else 0)
+            | (8 if drawn_played else 0)
+            | (16 if limit_hit else 0)
+            | (32 if passes else 0)
+            | (64 if held else 0)
+        )
+        # equal keys mean equal clause sets (a set's order may differ: then two entries)
+        key = (end, flags, tuple(fired), tuple(sfired))
+        clauses = self._finish_clauses.get(key)
+        if clauses is None:
+            clauses = self._finish_clauses[key] = self._round_clauses(end, flags, fired, sfired)
+        if sgaps:
+            gaps.extend(sgaps)
         result = RoundResult(
             end,
             setup.starter,
             out_seat,
             winners,
             points,
-            tuple(hv),
+            hv,
             turns,
             draws,
             passes,
             played,
             setup.redeals,
-            self._sorted_clauses(fired),
+            clauses,
             tuple(gaps),
             setup.turned_up,
             first_tile,
