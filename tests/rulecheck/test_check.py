@@ -143,3 +143,28 @@ def test_an_invariant_violation_makes_the_rules_broken(monkeypatch, tmp_path) ->
         ]["record"]
         == v["record"]
     )
+
+
+def test_documented_stable_keys_exist_in_a_report() -> None:
+    """Every key in the docs' table of stable keys resolves in a real report."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules-check.md").read_text()
+    table = doc[doc.index("**Stable keys for the booklet**") :]
+    keys = re.findall(r"`((?:players|playing_time)\.[a-z0-9_.<>]+)`", table)
+    assert len(keys) >= 8
+    report = build_report(run_check(load_rules("two-player"), CheckOptions(rounds=2500)))
+    for key in keys:
+        node = report
+        for part in key.replace("<n>", "2").split("."):
+            assert isinstance(node, dict) and part in node, key
+            node = node[part]
+        assert isinstance(node, int | float | str), key
+    # and every STATS key the docs list is in the report's stats
+    stats_block = doc[doc.index("`STATS` uses two shapes") : doc.index("Seats and sides")]
+    documented = set(re.findall(r'"([a-z_0-9]+)":', stats_block))
+    stats = report["players"]["2"]["stats"]
+    missing = documented - set(stats) - {"out", "blocked", "reserve", "not_out", "by_side",
+                                         "winner", "0", "1", "shared", "none", "ci95"}  # fmt: skip
+    assert not missing, missing
