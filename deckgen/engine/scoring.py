@@ -28,67 +28,78 @@ def score_round(
     out_seat: int,
     hand_values: tuple[int, ...] | list[int],
 ) -> tuple[tuple[int, ...], tuple[int, ...], list[str], list[Gap]]:
-    """Return ``(winning sides, points per side, clause ids fired, gaps)``."""
+    """Return ``(winning sides, points per side, clause ids fired, gaps)``.
+
+    Sums over "the others" are written as the total minus the excluded sides (the same
+    integers, fewer steps: this runs once per simulated round).
+    """
     sides = t.sides
     ns = len(sides)
     if ns == len(hand_values):
-        sv = list(hand_values)
+        sv = hand_values
     else:
-        sv = [sum(hand_values[s] for s in side) for side in sides]
+        try:  # partners in pairs
+            sv = [hand_values[a] + hand_values[b] for a, b in sides]
+        except ValueError:
+            sv = [sum([hand_values[s] for s in side]) for side in sides]
     total = sum(sv)
-    fired: list[str] = []
     gaps: list[Gap] = []
-    pts = [0] * ns
     method = scoring.method
-    winners: tuple[int, ...] = ()
+    bands = scoring.bands
     if end == END_OUT:
-        fired.append("score.out")
         w = t.side_of[out_seat]
-        winners = (w,)
         if method == "penalty":
             pts = [-v for v in sv]
             if scoring.out_bonus:
                 pts[w] += scoring.out_bonus
-                fired.append("score.bonus")
-        elif method == "winner_takes":
-            raw = total - sv[w]
-            if scoring.out_points == "all":
-                raw = total - hand_values[out_seat]
-            pts[w] = band_points(raw, scoring.bands)
+                fired = ["score.out", "score.bonus"]
+            else:
+                fired = ["score.out"]
         else:
-            pts[w] = sum(v - sv[w] for i, v in enumerate(sv) if i != w)
+            fired = ["score.out"]
+            pts = [0] * ns
+            if method == "winner_takes":
+                if scoring.out_points == "all":
+                    raw = total - hand_values[out_seat]
+                else:
+                    raw = total - sv[w]
+                pts[w] = raw if bands is None else raw // bands + 1
+            else:  # the others' pips minus the winner's, from each other side
+                pts[w] = total - ns * sv[w]
+        if bands is not None:
+            fired.append("score.bands")
+        return (w,), tuple(pts), fired, gaps
+    fired = ["score.blocked"]
+    if method == "penalty":  # nobody wins a blocked round: no bands either
+        return (), tuple([-v for v in sv]), fired, gaps
+    low = min(sv)
+    if ns == 2:
+        lows = [0] if sv[0] < sv[1] else [1] if sv[1] < sv[0] else [0, 1]
     else:
-        fired.append("score.blocked")
-        if method == "penalty":
-            pts = [-v for v in sv]
+        lows = [i for i in range(ns) if sv[i] == low]
+    pts = [0] * ns
+    if len(lows) > 1:
+        tie = scoring.tie
+        if tie is None:
+            gaps.append(
+                Gap(
+                    "score.tie",
+                    f"sides {lows} tie for the lowest hand with {low}",
+                    GAP_SITUATIONS["score.tie"].split("fallback: ")[1],
+                )
+            )
+            tie = "nobody_scores"
         else:
-            low = min(sv)
-            lows = [i for i in range(ns) if sv[i] == low]
-            if len(lows) > 1:
-                tie = scoring.tie
-                if tie is None:
-                    gaps.append(
-                        Gap(
-                            "score.tie",
-                            f"sides {lows} tie for the lowest hand with {low}",
-                            GAP_SITUATIONS["score.tie"].split("fallback: ")[1],
-                        )
-                    )
-                    tie = "nobody_scores"
-                else:
-                    fired.append("score.tie")
-                if tie == "nobody_scores":
-                    lows = []
-            winners = tuple(lows)
-            for w in lows:
-                if method == "winner_takes":
-                    if scoring.blocked_points == "all":
-                        raw = total
-                    else:
-                        raw = sum(v for i, v in enumerate(sv) if i not in lows)
-                    pts[w] = band_points(raw, scoring.bands)
-                else:
-                    pts[w] = sum(v - low for v in sv)
-    if scoring.bands is not None and winners:
+            fired.append("score.tie")
+        if tie == "nobody_scores":
+            return (), tuple(pts), fired, gaps
+    if method == "winner_takes":
+        raw = total if scoring.blocked_points == "all" else total - low * len(lows)
+        value = raw if bands is None else raw // bands + 1
+    else:
+        value = total - low * ns
+    for w in lows:
+        pts[w] = value
+    if bands is not None:
         fired.append("score.bands")
-    return winners, tuple(pts), fired, gaps
+    return tuple(lows), tuple(pts), fired, gaps
