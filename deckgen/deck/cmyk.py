@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import ResourceError
-from deckgen.resources import PROJECT_ROOT
+from deckgen.resources import icc_dir
 
 if TYPE_CHECKING:
     import pikepdf
@@ -39,7 +39,7 @@ REGISTRY = "http://www.color.org"
 
 def profile_path() -> Path:
     """The shipped CMYK output profile."""
-    return PROJECT_ROOT / "icc" / "deckgen-fogra39.icc"
+    return icc_dir() / "deckgen-fogra39.icc"
 
 
 @dataclass
