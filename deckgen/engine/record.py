@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from deckgen.engine.core import DealRejected, Engine, ReplayMismatch
+from deckgen.engine.invariants import InvariantError
 from deckgen.engine.match import match_over
 from deckgen.engine.players import Move, PlayerView
 from deckgen.engine.results import END_OUT, Action, DealRecord, Gap, MatchResult
@@ -344,6 +345,10 @@ def replay(record: GameRecord, *, spec: RuleSpec | None = None) -> ReplayReport:
             return fail("the rules would have dealt this deal again")
         except ReplayMismatch as exc:
             error = exc
+        except InvariantError as exc:
+            return fail(
+                f"after action {len(produced)} an engine invariant broke: {exc}", len(produced)
+            )
         recorded = rec_round.actions
         for k, a in enumerate(produced):
             want = action_json(spec, a)
