@@ -21,9 +21,10 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import floor
 from typing import Any
 
-from deckgen.engine.fastloop import line_no_draw
+from deckgen.engine.fastloop import BITS, line_no_draw, set_bits
 from deckgen.engine.invariants import InvariantError, check_placement, check_round, check_tiles
 from deckgen.engine.players import PASS, Move, Player, PlayerView, RandomBot
 from deckgen.engine.results import (
@@ -153,10 +154,12 @@ class Engine:
 
         A partial Fisher-Yates shuffle driven by ``rng.random()`` (one call per tile
         placed; the rounding bias is below 2**-45): uniform, faster than
-        ``rng.shuffle`` plus building masks, and the same on every machine.
+        ``rng.shuffle`` plus building masks, and the same on every machine. The pick is
+        ``floor(random() * size)`` (equal to ``int()`` here, the value being >= 0).
         """
         t = self.t
         rand = rng.random
+        fl = floor
         h = t.hand_size
         hands = []
         if not t.stock_rest:
@@ -171,7 +174,7 @@ class Engine:
                 hm = 0
                 k = h if h < m else m
                 for size in range(m, m - k, -1):
-                    j = int(rand() * size)
+                    j = fl(rand() * size)
                     hm |= pool[j]
                     pool[j] = pool[size - 1]
                 m -= k
@@ -190,14 +193,14 @@ class Engine:
                 m = 0
             k = h if h < m else m
             for size in range(m, m - k, -1):
-                j = int(rand() * size)
+                j = fl(rand() * size)
                 hm |= 1 << ipool[j]
                 ipool[j] = ipool[size - 1]
             m -= k
             hands.append(hm)
         stock = []
         for size in range(m, 0, -1):
-            j = int(rand() * size)
+            j = fl(rand() * size)
             stock.append(ipool[j])
             ipool[j] = ipool[size - 1]
         return hands, stock, 0
@@ -523,7 +526,7 @@ class Engine:
                 r = rand[seat]
                 if r is not None:
                     m = hand
-                    k = int(r() * hand.bit_count())
+                    k = floor(r() * hand.bit_count())
                     while k:
                         m &= m - 1
                         k -= 1
@@ -649,7 +652,7 @@ class Engine:
                 a_ = legal & s0
                 b_ = legal & s1
                 na = a_.bit_count()
-                k = int(r() * (na + b_.bit_count()))
+                k = floor(r() * (na + b_.bit_count()))
                 if k < na:
                     m, end = a_, 0
                 else:
@@ -663,7 +666,7 @@ class Engine:
                 if drew and not must_play_drawn:
                     moves.append(PASS)
                 if r is not None:
-                    mv = moves[int(r() * len(moves))]
+                    mv = moves[floor(r() * len(moves))]
                 else:
                     mv = players[seat].choose(
                         self._view(seat, hands, ends, board, stock, passed_on, tot, drew, actions),
@@ -745,7 +748,7 @@ class Engine:
                 first = setup.lead_tile
             else:
                 m = hand
-                k = int(r() * hand.bit_count())
+                k = floor(r() * hand.bit_count())
                 while k:
                     m &= m - 1
                     k -= 1
@@ -819,6 +822,8 @@ class Engine:
             played = board.bit_count()
             c = (played + passes, 0, passes, played, board, board & dmask, 0, 0)
             return (END_OUT if out_seat >= 0 else END_BLOCKED), out_seat, c
+        cache = BITS
+        fl = floor
         turns = draws = passes = played = 0
         board = 0
         doubles = drawn_played = limit_hit = 0
@@ -872,23 +877,20 @@ class Engine:
                     continue
             a = legal & s0
             b = legal & s1
-            na = a.bit_count()
-            k = int(rand[seat]() * (na + b.bit_count()))
+            try:
+                na, ta = cache[a]
+                nb, tb = cache[b]
+            except KeyError:
+                na, ta = set_bits(a)
+                nb, tb = set_bits(b)
+            k = fl(rand[seat]() * (na + nb))
             if k < na:
-                m = a
-                while k:
-                    m &= m - 1
-                    k -= 1
-                bit = m & -m
-                e0 = pipsum[bit.bit_length() - 1] - e0
+                i = ta[k]
+                e0 = pipsum[i] - e0
             else:
-                m = b
-                k -= na
-                while k:
-                    m &= m - 1
-                    k -= 1
-                bit = m & -m
-                e1 = pipsum[bit.bit_length() - 1] - e1
+                i = tb[k - na]
+                e1 = pipsum[i] - e1
+            bit = 1 << i
             h ^= bit
             hands[seat] = h
             board |= bit

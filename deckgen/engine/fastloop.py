@@ -8,7 +8,8 @@ general loop in :mod:`deckgen.engine.core` (the golden corpus in
 
 - the legal tiles are ``a = hand & suit[e0]`` and ``b = hand & suit[e1]`` (``b`` empty
   when both ends show the same number, so one placement counts once);
-- one ``random()`` per decision picks ``k = int(random() * (|a| + |b|))``: the k-th
+- one ``random()`` per decision picks ``k = int(random() * (|a| + |b|))`` (computed
+  as ``floor``: the same for values >= 0, and faster): the k-th
   lowest tile of ``a`` on end 0, else the (k - |a|)-th lowest of ``b`` on end 1.
 
 The k-th lowest tile of a mask comes from :func:`set_bits`, a table of the set bits of
@@ -18,15 +19,20 @@ every mask met so far (masks here are subsets of one suit, so the table stays sm
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import floor
 
-_BITS: dict[int, tuple[int, ...]] = {0: ()}
-_BITS_LIMIT = 1 << 20
+BITS: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+BITS_LIMIT = 1 << 20
 """Masks beyond this many are answered without being stored (memory bound)."""
 
 
-def set_bits(mask: int) -> tuple[int, ...]:
-    """The set bit positions of ``mask``, lowest first (from the table when known)."""
-    out = _BITS.get(mask)
+def set_bits(mask: int) -> tuple[int, tuple[int, ...]]:
+    """How many bits ``mask`` has set and their positions, lowest first.
+
+    From the table when known (the play loops read ``BITS`` directly and call this
+    on a miss).
+    """
+    out = BITS.get(mask)
     if out is None:
         found = []
         m = mask
@@ -34,9 +40,9 @@ def set_bits(mask: int) -> tuple[int, ...]:
             low = m & -m
             found.append(low.bit_length() - 1)
             m ^= low
-        out = tuple(found)
-        if len(_BITS) < _BITS_LIMIT:
-            _BITS[mask] = out
+        out = (len(found), tuple(found))
+        if len(BITS) < BITS_LIMIT:
+            BITS[mask] = out
     return out
 
 
@@ -56,7 +62,8 @@ def line_no_draw(
     turns, the tiles played and the board from the hands before and after.
     """
     n = len(hands)
-    cache = _BITS
+    cache = BITS
+    fl = floor
     passes = forced = 0
     while True:
         h = hands[seat]
@@ -64,13 +71,12 @@ def line_no_draw(
         b = h & suit[e1] if e1 != e0 else 0
         if a or b:
             try:
-                ta = cache[a]
-                tb = cache[b]
+                na, ta = cache[a]
+                nb, tb = cache[b]
             except KeyError:
-                ta = set_bits(a)
-                tb = set_bits(b)
-            na = len(ta)
-            k = int(rand[seat]() * (na + len(tb)))
+                na, ta = set_bits(a)
+                nb, tb = set_bits(b)
+            k = fl(rand[seat]() * (na + nb))  # floor = int() for values >= 0, faster
             if k < na:
                 i = ta[k]
                 e0 = pipsum[i] - e0

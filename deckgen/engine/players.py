@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import floor
 from typing import NamedTuple, Protocol
 
 from deckgen.engine.results import Action
@@ -87,7 +88,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
-        return moves[int(self.rng.random() * len(moves))]
+        return moves[floor(self.rng.random() * len(moves))]  # = int(), for values >= 0
 
 
 class GreedyBot:
