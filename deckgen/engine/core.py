@@ -118,6 +118,7 @@ class Engine:
         self._hv_width, self._hv_tables = _chunk_tables(self.t.value)
         self._fast = self.t.shape == "line" and self.t.must_play_drawn
         self._no_draw = self.t.draw == "none"
+        self._lead_halves = len(self.t.tiles) <= 32
         self._rand_cache: tuple[tuple[Player, ...], tuple[Any, ...], list[Any]] | None = None
         always = {"setup.deal", "setup.rest"}
         if len(self.t.sides[0]) > 1:
@@ -136,7 +137,7 @@ class Engine:
         seats = tuple(players)
         cached = self._rand_cache
         if cached is not None and cached[0] == seats:
-            for p, g in zip(seats, cached[1], strict=True):
+            for p, g in zip(seats, cached[1]):  # noqa: B905 (equal lengths: seats equal)
                 if p.rng is not g:  # type: ignore[attr-defined]
                     break
             else:
@@ -746,6 +747,15 @@ class Engine:
             if setup.lead_tile >= 0:
                 r()
                 first = setup.lead_tile
+            elif self._lead_halves:  # the k-th tile of the hand from its two 16-bit halves
+                try:
+                    na, ta = BITS[hand & 0xFFFF]
+                    nb, tb = BITS[hand >> 16]
+                except KeyError:
+                    na, ta = set_bits(hand & 0xFFFF)
+                    nb, tb = set_bits(hand >> 16)
+                k = floor(r() * (na + nb))
+                first = ta[k] if k < na else 16 + tb[k - na]
             else:
                 m = hand
                 k = floor(r() * hand.bit_count())
