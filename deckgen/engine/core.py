@@ -119,6 +119,12 @@ class Engine:
         self._fast = self.t.shape == "line" and self.t.must_play_drawn
         self._no_draw = self.t.draw == "none"
         self._lead_halves = len(self.t.tiles) <= 32
+        op = spec.params.opening
+        self._plain_setup = (
+            not self.t.redeal_doubles
+            and op.no_double != "redeal"
+            and op.lead in ("any", "starter_double")
+        )
         self._rand_cache: tuple[tuple[Player, ...], tuple[Any, ...], list[Any]] | None = None
         always = {"setup.deal", "setup.rest"}
         if len(self.t.sides[0]) > 1:
@@ -723,15 +729,24 @@ class Engine:
         t = self.t
         fired: set[str] = set()
         gaps: list[Gap] = []
-        setup, _ = self.setup_round(
-            rng,
-            round_no=round_no,
-            prev_starter=prev_starter,
-            prev_winner=prev_winner,
-            fired=fired,
-            gaps=gaps,
-            keep_deal=False,
-        )
+        if self._plain_setup:
+            # setup_round's steps when no rule deals again and no tile is turned up
+            hands, rest, dead = self._deal(rng)
+            starter, lead_tile, lead_mode, _ = self._starter(
+                hands, round_no, prev_starter, prev_winner, fired, gaps
+            )
+            fired.add("lead.any" if lead_mode == "any" else "lead.double")
+            setup = _Setup(hands, rest[::-1], dead, None, starter, lead_tile, -1, 0)
+        else:
+            setup, _ = self.setup_round(
+                rng,
+                round_no=round_no,
+                prev_starter=prev_starter,
+                prev_winner=prev_winner,
+                fired=fired,
+                gaps=gaps,
+                keep_deal=False,
+            )
         lo, hi = t.lo, t.hi
         hands = setup.hands
         seat = setup.starter
