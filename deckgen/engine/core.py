@@ -43,6 +43,8 @@ from deckgen.tiles import Tile
 
 MAX_REDEALS = 100
 MAX_TURNS = 100_000
+SCORE_MEMO = 1 << 16
+"""Scored hands kept per engine (a few MB at most)."""
 
 
 class DealRejected(Exception):
@@ -130,6 +132,10 @@ class Engine:
         if len(self.t.sides[0]) > 1:
             always.add("setup.teams")
         self._always_fired = frozenset(always)
+        self._scores: dict[
+            tuple[str, int, tuple[int, ...]],
+            tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[Gap, ...]],
+        ] = {}
         self._finish_clauses: dict[
             tuple[str, int, tuple[str, ...], tuple[str, ...]], tuple[str, ...]
         ] = {}
@@ -984,7 +990,7 @@ class Engine:
         return tuple(hv)
 
     def _round_clauses(
-        self, end: str, flags: int, fired: set[str], sfired: list[str]
+        self, end: str, flags: int, fired: set[str], sfired: tuple[str, ...]
     ) -> tuple[str, ...]:
         """The sorted clause ids of a round: ``fired`` at setup, the play ``flags`` and
         the end, and the scoring's ``sfired``."""
@@ -1032,7 +1038,17 @@ class Engine:
             for hm in hands:
                 held |= hm
             held &= self.special_mask
-        winners, points, sfired, sgaps = score_round(t, self.scoring, end, out_seat, hv)
+        # scoring is a pure function of (end, out seat, hand values): kept for reuse
+        score_key = (end, out_seat, hv)
+        scored = self._scores.get(score_key)
+        if scored is None:
+            winners, points, sfired_list, sgaps_list = score_round(
+                t, self.scoring, end, out_seat, hv
+            )
+            scored = (winners, points, tuple(sfired_list), tuple(sgaps_list))
+            if len(self._scores) < SCORE_MEMO:
+                self._scores[score_key] = scored
+        winners, points, sfired, sgaps = scored
         flags = (
             (1 if played else 0)
             | (2 if placed_double else 0)
@@ -1043,7 +1059,7 @@ class Engine:
             | (64 if held else 0)
         )
         # equal keys mean equal clause sets (a set's order may differ: then two entries)
-        key = (end, flags, tuple(fired), tuple(sfired))
+        key = (end, flags, tuple(fired), sfired)
         clauses = self._finish_clauses.get(key)
         if clauses is None:
             clauses = self._finish_clauses[key] = self._round_clauses(end, flags, fired, sfired)
