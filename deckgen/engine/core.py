@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from math import floor
 from typing import Any
 
-from deckgen.engine.fastloop import BITS, line_no_draw, set_bits
+from deckgen.engine.fastloop import BITS, line_draw, line_no_draw, set_bits
 from deckgen.engine.invariants import InvariantError, check_placement, check_round, check_tiles
 from deckgen.engine.players import PASS, Move, Player, PlayerView, RandomBot
 from deckgen.engine.results import (
@@ -43,6 +43,8 @@ from deckgen.tiles import Tile
 
 MAX_REDEALS = 100
 MAX_TURNS = 100_000
+_ENDS = (END_OUT, END_BLOCKED, END_RESERVE)
+"""The ends by the codes of :func:`~deckgen.engine.fastloop.line_draw`."""
 SCORE_MEMO = 1 << 16
 """Scored hands kept per engine (a few MB at most)."""
 
@@ -837,7 +839,6 @@ class Engine:
         suit = t.suit
         pipsum = t.pipsum
         dmask = t.double_mask
-        n = self.players
         reserve = t.reserve
         can_draw = t.draw != "none"
         limit = t.draw_limit
@@ -853,86 +854,20 @@ class Engine:
             played = board.bit_count()
             c = (played + passes, 0, passes, played, board, board & dmask, 0, 0)
             return (END_OUT if out_seat >= 0 else END_BLOCKED), out_seat, c
-        cache = BITS
-        fl = floor
-        turns = draws = passes = played = 0
-        board = 0
-        doubles = drawn_played = limit_hit = 0
-        forced = 0
-        while True:
-            turns += 1
-            h = hands[seat]
-            s0 = suit[e0]
-            s1 = suit[e1] if e1 != e0 else 0
-            legal = h & (s0 | s1)
-            if not legal:
-                if can_draw:
-                    drew = 0
-                    while True:
-                        if limit and drew == limit:
-                            limit_hit = 1
-                            break
-                        if len(stock) <= reserve:
-                            if reserve:
-                                hands[seat] = h
-                                draws += drew
-                                c = (
-                                    turns,
-                                    draws,
-                                    passes,
-                                    played,
-                                    board,
-                                    doubles,
-                                    drawn_played,
-                                    limit_hit,
-                                )
-                                return END_RESERVE, -1, c
-                            break
-                        bit = 1 << stock.pop()
-                        h |= bit
-                        drew += 1
-                        if bit & (s0 | s1):
-                            legal = bit
-                            break
-                    hands[seat] = h
-                    draws += drew
-                    if legal:
-                        drawn_played = 1
-                if not legal:
-                    passes += 1
-                    forced += 1
-                    if forced >= n and (not can_draw or (not reserve and not stock)):
-                        c = (turns, draws, passes, played, board, doubles, drawn_played, limit_hit)
-                        return END_BLOCKED, -1, c
-                    seat = seat + 1 if seat + 1 < n else 0
-                    continue
-            a = legal & s0
-            b = legal & s1
-            try:
-                na, ta = cache[a]
-                nb, tb = cache[b]
-            except KeyError:
-                na, ta = set_bits(a)
-                nb, tb = set_bits(b)
-            k = fl(rand[seat]() * (na + nb))
-            if k < na:
-                i = ta[k]
-                e0 = pipsum[i] - e0
-            else:
-                i = tb[k - na]
-                e1 = pipsum[i] - e1
-            bit = 1 << i
-            h ^= bit
-            hands[seat] = h
-            board |= bit
-            played += 1
-            forced = 0
-            if bit & dmask:
-                doubles = 1
-            if not h:
-                c = (turns, draws, passes, played, board, doubles, drawn_played, limit_hit)
-                return END_OUT, seat, c
-            seat = seat + 1 if seat + 1 < n else 0
+        before = 0
+        for h in hands:
+            before |= h
+        code, out_seat, passes, draws, drawn, drawn_played, limit_hit = line_draw(
+            hands, stock, e0, e1, seat, rand, suit, pipsum, reserve, limit
+        )
+        after = 0
+        for h in hands:
+            after |= h
+        board = (before | drawn) ^ after
+        played = board.bit_count()
+        turns = played + passes + (1 if code == 2 else 0)
+        c = (turns, draws, passes, played, board, board & dmask, drawn_played, limit_hit)
+        return _ENDS[code], out_seat, c
 
     def _view(
         self,

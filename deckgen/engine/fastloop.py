@@ -96,3 +96,89 @@ def line_no_draw(
         seat += 1
         if seat == n:
             seat = 0
+
+
+def line_draw(
+    hands: list[int],
+    stock: list[int],
+    e0: int,
+    e1: int,
+    seat: int,
+    rand: Sequence[Callable[[], float]],
+    suit: Sequence[int],
+    pipsum: Sequence[int],
+    reserve: int,
+    limit: int,
+) -> tuple[int, int, int, int, int, bool, bool]:
+    """Play a line with drawing (a drawn tile that fits is played at once) to its end.
+
+    ``stock`` is popped from its end; ``reserve`` tiles stay in it; ``limit`` caps the
+    draws per turn (0: until a tile fits). ``hands`` and ``stock`` are updated in
+    place. Returns ``(end, out seat, passes, draws, drawn tiles (a bitmask), a drawn
+    tile was played, the limit was hit)`` with ``end`` 0 for out, 1 for blocked, 2 for
+    the stock down to its reserve (that turn draws and ends the round).
+    """
+    n = len(hands)
+    cache = BITS
+    fl = floor
+    passes = forced = draws = drawn = 0
+    drawn_played = limit_hit = False
+    while True:
+        h = hands[seat]
+        s0 = suit[e0]
+        s1 = suit[e1] if e1 != e0 else 0
+        a = h & s0
+        b = h & s1
+        if not (a or b):
+            drew = found = 0
+            while True:
+                if limit and drew == limit:
+                    limit_hit = True
+                    break
+                if len(stock) <= reserve:
+                    if reserve:
+                        hands[seat] = h
+                        return 2, -1, passes, draws + drew, drawn, drawn_played, limit_hit
+                    break
+                bit = 1 << stock.pop()
+                h |= bit
+                drawn |= bit
+                drew += 1
+                if bit & (s0 | s1):
+                    found = bit
+                    break
+            hands[seat] = h
+            draws += drew
+            if not found:
+                passes += 1
+                forced += 1
+                if forced >= n and not reserve and not stock:
+                    return 1, -1, passes, draws, drawn, drawn_played, limit_hit
+                seat += 1
+                if seat == n:
+                    seat = 0
+                continue
+            drawn_played = True
+            a = found & s0
+            b = found & s1
+        try:
+            na, ta = cache[a]
+            nb, tb = cache[b]
+        except KeyError:
+            na, ta = set_bits(a)
+            nb, tb = set_bits(b)
+        k = fl(rand[seat]() * (na + nb))
+        if k < na:
+            i = ta[k]
+            e0 = pipsum[i] - e0
+        else:
+            i = tb[k - na]
+            e1 = pipsum[i] - e1
+        h ^= 1 << i
+        hands[seat] = h
+        if not h:
+            return 0, seat, passes, draws, drawn, drawn_played, limit_hit
+        forced = 0
+        seat += 1
+        if seat == n:
+            seat = 0
