@@ -257,8 +257,8 @@ def replay_command(
 
 
 def _register_booklet() -> None:
-    """``deckgen rules booklet`` is defined in :mod:`deckgen.booklet.cli` (light imports)."""
-    from deckgen.booklet.cli import booklet_command
+    """``deckgen rules booklet`` is defined in :mod:`deckgen.cli.booklet` (light imports)."""
+    from deckgen.cli.booklet import booklet_command
 
     app.command("booklet")(booklet_command)
 
@@ -267,9 +267,9 @@ _register_booklet()
 
 
 def _register_check() -> None:
-    """``deckgen rules check`` is defined in :mod:`deckgen.rulecheck.cli` (light imports);
+    """``deckgen rules check`` is defined in :mod:`deckgen.cli.check` (light imports);
     it exits 0 ok, 3 gaps, 4 broken (docs/rules-check.md)."""
-    from deckgen.rulecheck.cli import check_command
+    from deckgen.cli.check import check_command
 
     app.command("check")(check_command)
 

@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from deckgen.booklet.cli import booklet_command
+from deckgen.cli.booklet import booklet_command
 
 
 @pytest.fixture
