@@ -80,42 +80,9 @@ class FastBoard(FastLine):
             bad |= first_rule & none
         return bad
 
-    def _holder(self, hands: np.ndarray, tile: Any) -> np.ndarray:
+    def _holder(self, hands: np.ndarray, tile: int) -> np.ndarray:
         held = hands[:, :, int(tile)]
         return np.where(held.any(axis=1), held.argmax(axis=1), -1)
-
-    def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:
-        g = hands.shape[0]
-        op = self.opening
-        starter = np.zeros(g, dtype=np.int64)
-        lead = np.full(g, -1, dtype=np.int64)
-        if op.first_starter == "seat":
-            return starter, lead
-        starter[:] = -1
-        if op.first_starter == "highest_double":
-            wanted = list(range(len(self.double_index) - 1, -1, -1))
-        else:
-            assert op.required_double is not None
-            wanted = [op.required_double]
-        for v in wanted:
-            d = self.double_index[v]
-            seat = self._holder(hands, d)
-            take = (starter < 0) & (seat >= 0)
-            starter[take] = seat[take]
-            lead[take] = d
-        missing = starter < 0
-        if missing.any():
-            for i in self.heavy_order:
-                seat = self._holder(hands, i)
-                take = missing & (seat >= 0)
-                starter[take] = seat[take]
-                lead[take] = i
-                missing &= ~take
-                if not missing.any():
-                    break
-        if lead_any or op.lead != "starter_double":
-            lead[:] = -1
-        return starter, lead
 
     def hand_values(self, hands: np.ndarray) -> np.ndarray:
         return np.asarray(hands.astype(np.int64) @ self.value, dtype=np.int64)

@@ -177,10 +177,11 @@ class FastLine:
             idx = idx[self._redo(h2, first_rule[idx])]
         return Deals(hands, rest, redeals)
 
-    def _holder(self, hands: np.ndarray, bit: np.uint64) -> np.ndarray:
+    def _holder(self, hands: np.ndarray, tile: int) -> np.ndarray:
+        """The seat holding ``tile`` in each deal, or -1."""
         import numpy as np
 
-        held = (hands & bit) != 0
+        held = (hands & self.bit[tile]) != 0
         return np.where(held.any(axis=1), held.argmax(axis=1), -1)
 
     def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -201,14 +202,14 @@ class FastLine:
             wanted = [op.required_double]
         for v in wanted:
             d = self.double_index[v]
-            seat = self._holder(hands, self.bit[d])
+            seat = self._holder(hands, d)
             take = (starter < 0) & (seat >= 0)
             starter[take] = seat[take]
             lead[take] = d
         missing = starter < 0
         if missing.any():  # nobody holds the double: the heaviest tile's holder starts
             for i in self.heavy_order:
-                seat = self._holder(hands, self.bit[i])
+                seat = self._holder(hands, i)
                 take = missing & (seat >= 0)
                 starter[take] = seat[take]
                 lead[take] = i
