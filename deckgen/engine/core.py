@@ -45,7 +45,7 @@ MAX_REDEALS = 100
 MAX_TURNS = 100_000
 _ENDS = (END_OUT, END_BLOCKED, END_RESERVE)
 """The ends by the codes of :func:`~deckgen.engine.fastloop.line_draw`."""
-SCORE_MEMO = 1 << 16
+SCORE_MEMO = 1 << 14
 """Scored hands kept per engine (a few MB at most)."""
 
 
