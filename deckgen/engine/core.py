@@ -415,12 +415,15 @@ class Engine:
             return [Move(i, -1, -1) for i in bits(hand)]
         moves: list[Move] = []
         seen = 0
+        suit = t.suit
         for k, v in enumerate(ends):
             if seen >> v & 1:
                 continue
             seen |= 1 << v
-            for i in bits(hand & t.suit[v]):
-                moves.append(Move(i, k, v))
+            fit = hand & suit[v]
+            if fit:
+                for i in set_bits(fit)[1]:
+                    moves.append(Move(i, k, v))
         return moves
 
     def play_round(
@@ -893,7 +896,7 @@ class Engine:
             ends=tuple(ends),
             board_count=board.bit_count(),
             stock_count=len(stock),
-            hand_counts=tuple(h.bit_count() for h in hands),
+            hand_counts=tuple([h.bit_count() for h in hands]),
             passed_on=tuple(passed_on),
             totals=totals,
             drew=drew,

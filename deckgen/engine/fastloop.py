@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from math import floor
 
 BITS: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
-BITS_LIMIT = 1 << 20
+BITS_LIMIT = 1 << 18
 """Masks beyond this many are answered without being stored (memory bound)."""
 
 

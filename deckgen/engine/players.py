@@ -124,12 +124,14 @@ class SmartBot:
         best_score = float("-inf")
         n = len(view.hand_counts)
         my_side = t.side_of[view.seat]
+        rand = self.rng.random
+        score_of = self._score
         for m in moves:
-            if m.is_pass:
+            if m.tile < 0:  # a pass
                 score = -5.0
             else:
-                score = self._score(view, m, t, n, my_side)
-            score += self.rng.random() * 0.01
+                score = score_of(view, m, t, n, my_side)
+            score += rand() * 0.01
             if score > best_score:
                 best, best_score = m, score
         return best
@@ -146,17 +148,23 @@ class SmartBot:
             ends = [lo, hi]
         else:
             ends[m.end] = hi if lo == m.value else lo
-        new_vals = set(ends)
+        new_mask = 0  # the values open after the move, as a bitmask
         follow = 0
-        for v in new_vals:
-            follow += (rest & t.suit[v]).bit_count()
+        suit = t.suit
+        for v in ends:
+            b = 1 << v
+            if not new_mask & b:
+                new_mask |= b
+                follow += (rest & suit[v]).bit_count()
         score = t.value[i] + (3.0 if t.is_double[i] else 0.0) + 1.5 * min(follow, 4)
+        passed_on = view.passed_on
+        side_of = t.side_of
+        me = view.seat
         for seat in range(n):
-            if seat == view.seat:
+            if seat == me:
                 continue
-            blocked_vals = view.passed_on[seat]
-            hits = sum(1 for v in new_vals if blocked_vals >> v & 1)
-            if t.side_of[seat] == my_side:
+            hits = (passed_on[seat] & new_mask).bit_count()
+            if side_of[seat] == my_side:
                 score -= 2.0 * hits
             else:
                 score += 3.0 * hits
