@@ -422,7 +422,11 @@ class Engine:
             seen |= 1 << v
             fit = hand & suit[v]
             if fit:
-                for i in set_bits(fit)[1]:
+                try:
+                    found = BITS[fit][1]
+                except KeyError:
+                    found = set_bits(fit)[1]
+                for i in found:
                     moves.append(Move(i, k, v))
         return moves
 

@@ -102,9 +102,9 @@ class GreedyBot:
     def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
         value = view.tables.value
         best = moves[0]
-        best_v = -1 if best.is_pass else value[best.tile]
+        best_v = -1 if best.tile < 0 else value[best.tile]
         for m in moves[1:]:
-            v = -1 if m.is_pass else value[m.tile]
+            v = -1 if m.tile < 0 else value[m.tile]  # a pass counts -1
             if v > best_v:
                 best, best_v = m, v
         return best
