@@ -10,6 +10,13 @@ the direction the booklet names. Hands are bitmasks over deck indices; the stock
 list popped from its end; the open ends are a list of values (two on a line, more when
 doubles open new directions).
 
+Rounds where every seat is a plain random bot on a line, not recorded and not
+checked, take a fast path: the loops of :mod:`deckgen.engine.fastloop`, the setup
+without the redeal and turn-up steps when the rules have neither, and scores and
+clause lists kept per engine. It makes exactly the random draws and choices of the
+general path: ``tests/engine/test_speed_equivalence.py`` holds every result, record
+and random draw of a golden corpus equal to the one written before the speed work.
+
 With ``check_invariants`` every step is verified: every tile in exactly one place,
 each placed tile matching its end, the turn order, draws only when unable to play and
 within the limit, and the scores (see :mod:`deckgen.engine.invariants`).
