@@ -129,7 +129,6 @@ class Engine:
         self._hv_width, self._hv_tables = _chunk_tables(self.t.value)
         self._fast = self.t.shape == "line" and self.t.must_play_drawn
         self._no_draw = self.t.draw == "none"
-        self._lead_halves = len(self.t.tiles) <= 32
         op = spec.params.opening
         self._plain_setup = (
             not self.t.redeal_doubles
@@ -784,16 +783,7 @@ class Engine:
             if setup.lead_tile >= 0:
                 r()
                 first = setup.lead_tile
-            elif self._lead_halves:  # the k-th tile of the hand from its two 16-bit halves
-                try:
-                    na, ta = BITS[hand & 0xFFFF]
-                    nb, tb = BITS[hand >> 16]
-                except KeyError:
-                    na, ta = set_bits(hand & 0xFFFF)
-                    nb, tb = set_bits(hand >> 16)
-                k = floor(r() * (na + nb))
-                first = ta[k] if k < na else 16 + tb[k - na]
-            else:
+            else:  # the k-th tile of the hand (whole hands would flood the set-bits table)
                 m = hand
                 k = floor(r() * hand.bit_count())
                 while k:
