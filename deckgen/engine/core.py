@@ -353,9 +353,10 @@ class Engine:
                     hands, round_no, prev_starter, prev_winner, fired, gaps
                 )
             if redo:
-                if deal is not None:
+                if deal is not None and deal.redeals < MAX_REDEALS:
                     raise DealRejected("the recorded deal is one the rules deal again")
-                redeals += 1
+                # A replayed deal at the limit is the one that was kept after it.
+                redeals = deal.redeals if deal is not None else redeals + 1
                 if redeals < MAX_REDEALS:
                     continue
                 gaps.append(

@@ -338,7 +338,7 @@ def replay(record: GameRecord, *, spec: RuleSpec | None = None) -> ReplayReport:
                 prev_starter=prev_starter,
                 prev_winner=prev_winner,
                 totals=tuple(totals),
-                deal=DealRecord(hands, stock, dead),
+                deal=DealRecord(hands, stock, dead, redeals=rec_round.redeals),
                 sink=produced,
             )
         except DealRejected:

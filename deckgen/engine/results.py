@@ -50,12 +50,14 @@ class DealRecord:
     """The deal a round was played from: hands and stock as deck indices.
 
     ``stock`` is in draw order (the first tile drawn first), before any tile was turned
-    up; ``dead`` the tiles out of play.
+    up; ``dead`` the tiles out of play. ``redeals``: how many deals the rules threw in
+    before this one (a replayed deal at the redeal limit is kept, as it was in play).
     """
 
     hands: list[list[int]]
     stock: list[int]
     dead: list[int]
+    redeals: int = 0
 
 
 @dataclass(slots=True)
