@@ -57,7 +57,7 @@ class DealRecord:
     hands: list[list[int]]
     stock: list[int]
     dead: list[int]
-    redeals: int = 0
+    redeals: int = field(default=0, repr=False)
 
 
 @dataclass(slots=True)
