@@ -113,8 +113,18 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel]) -> l
     return lines
 
 
-def validate(model: type[M], data: dict[str, Any], *, path: str | Path, what: str) -> M:
-    """Validate ``data`` against ``model``, raising one SpecError listing every problem."""
+def validate(
+    model: type[M],
+    data: dict[str, Any],
+    *,
+    path: str | Path,
+    what: str,
+    fix: str = "correct those keys",
+) -> M:
+    """Validate ``data`` against ``model``, raising one SpecError listing every problem.
+
+    ``fix`` says how to put it right (for example where the keys are documented).
+    """
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -123,10 +133,12 @@ def validate(model: type[M], data: dict[str, Any], *, path: str | Path, what: st
         raise SpecError(
             f"the {what} has {count} problem{'s' if count != 1 else ''}: " + "; ".join(problems),
             where=str(path),
-            fix="correct those keys (see the commented starter file for what each key takes)",
+            fix=fix,
         ) from None
 
 
-def load_model(model: type[M], path: str | Path, *, what: str) -> M:
+def load_model(
+    model: type[M], path: str | Path, *, what: str, fix: str = "correct those keys"
+) -> M:
     """Load and validate a TOML file in one step."""
-    return validate(model, load_toml(path, what=what), path=path, what=what)
+    return validate(model, load_toml(path, what=what), path=path, what=what, fix=fix)

@@ -263,7 +263,13 @@ def _resolve_font(
 
 def deck_from_data(data: dict[str, Any], *, path: Path, allow_outside: bool = False) -> LoadedDeck:
     """Validate already-parsed deck data (as from TOML) that belongs to ``path``."""
-    spec = validate(DeckFile, data, path=path, what="deck file")
+    spec = validate(
+        DeckFile,
+        data,
+        path=path,
+        what="deck file",
+        fix="correct those keys (docs/deck.md and `deckgen deck new` show what each key takes)",
+    )
     return _load(spec, path=path, allow_outside=allow_outside)
 
 

@@ -190,7 +190,13 @@ def load_record(path: str | Path) -> GameRecord:
         ) from None
     if not isinstance(data, dict):
         raise SpecError("the game record is not a JSON object", where=str(path))
-    return validate(GameRecord, data, path=path, what="game record")
+    return validate(
+        GameRecord,
+        data,
+        path=path,
+        what="game record",
+        fix="give a record written by `deckgen rules play --record` (docs/game-record.md)",
+    )
 
 
 # ------------------------------------------------------------------ replaying

@@ -309,7 +309,13 @@ def rules_from_data(
 ) -> RuleSpec:
     """Validate parsed TOML data into a :class:`RuleSpec` (SpecError when invalid)."""
     where = str(path) if path is not None else what
-    params = validate(RulesFile, data, path=where, what=what)
+    params = validate(
+        RulesFile,
+        data,
+        path=where,
+        what=what,
+        fix="correct those keys (docs/rules-format.md lists what each key takes)",
+    )
     try:
         DominoSet.from_name(params.set)
     except ValueError:
