@@ -97,6 +97,40 @@ def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
     for name in ("deck/cards.pdf", "booklet/booklet-de.pdf", "check-card-domino.md"):
         assert f"[`{name}`]({name})" in index
     assert "- `card-domino`: ok" in index
+    # Print shops reject fonts that are not embedded, used or not; and every page has boxes.
+    for pdf_path in sorted(out.rglob("*.pdf")):
+        assert _unembedded_fonts(pdf_path) == set(), pdf_path
+        for page in pypdf.PdfReader(pdf_path).pages:
+            assert "/TrimBox" in page and "/MediaBox" in page, pdf_path
+
+
+def _unembedded_fonts(path: Path) -> set[str]:
+    """BaseFont names of fonts without an embedded font file, forms included."""
+    import pikepdf
+
+    missing: set[str] = set()
+
+    def walk(resources, seen: set[int]) -> None:  # type: ignore[no-untyped-def]
+        if resources is None or resources.objgen in seen:
+            return
+        seen.add(resources.objgen)
+        for font in (resources.get("/Font") or {}).values():
+            descriptor = font.get("/FontDescriptor")
+            if descriptor is None and "/DescendantFonts" in font:
+                descriptor = font.DescendantFonts[0].get("/FontDescriptor")
+            files = ("/FontFile", "/FontFile2", "/FontFile3")
+            if font.get("/Subtype") != "/Type3" and (
+                descriptor is None or not any(k in descriptor for k in files)
+            ):
+                missing.add(str(font.get("/BaseFont")))
+        for xobject in (resources.get("/XObject") or {}).values():
+            if xobject.get("/Subtype") == "/Form":
+                walk(xobject.get("/Resources"), seen)
+
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            walk(page.obj.get("/Resources"), set())
+    return missing
 
 
 def test_user_error_through_runner(runner) -> None:

@@ -62,6 +62,8 @@ def impose_saddle_stitch(pdf: bytes, *, keep_last_page_last: bool = True) -> byt
         sequence = padded_sequence(count, keep_last_page_last=keep_last_page_last)
         for left, right in sheet_sides(len(sequence)):
             sheet = out.add_blank_page(page_size=(2 * width, height))
+            # The folded sheet is trimmed to its own size: boxes equal the sheet.
+            sheet.obj.TrimBox = sheet.obj.BleedBox = sheet.obj.MediaBox
             for slot, position in enumerate((left, right)):
                 number = sequence[position - 1]
                 if number is None:

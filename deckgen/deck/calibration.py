@@ -87,7 +87,13 @@ def write_calibration(
     font = _font()
     flip = "flip on the long edge" if duplex == "long" else "flip on the short edge"
     with atomic_path(target) as tmp:
-        c = canvas.Canvas(str(tmp), pagesize=(w * mm, h * mm), invariant=1, pageCompression=1)
+        c = canvas.Canvas(
+            str(tmp),
+            pagesize=(w * mm, h * mm),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=font,  # not the unembedded Helvetica default
+        )
         c.setTitle("deckgen duplex calibration")
         c.setViewerPreference("PrintScaling", "None")
         c.setViewerPreference(
