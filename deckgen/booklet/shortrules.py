@@ -54,11 +54,21 @@ LEVELS: tuple[tuple[str, ...], ...] = (
         "score.bonus",
         "match.end",
     ),
-    ("play.match", "play.draw", "play.draw_limit", "end.reserve", "end.blocked", "match.end"),
-    ("play.draw", "play.draw_limit", "match.end"),
+    (
+        "play.match",
+        "play.draw",
+        "play.draw_limit",
+        "end.reserve",
+        "score.out",
+        "score.bonus",
+        "match.end",
+    ),
+    ("play.draw", "play.draw_limit", "score.out", "match.end"),
     (),
 )
-"""Selections of clause ids, fullest first; each level prints the summary first."""
+"""Selections of clause ids, fullest first; each level prints the summary first. Every
+level but the last says how points are scored before it says how the game ends, since
+the end of the game is counted in those points."""
 
 
 def short_rules_variants(rules: RuleSpec, lang: str) -> list[str]:

@@ -98,3 +98,21 @@ def test_deck_file_free_text_and_unknown_rules() -> None:
     assert imprint_rules_for(free) is None
     with pytest.raises(InputError, match="card-domino"):
         imprint_rules_for(deck.with_imprint_rules("card-dominoo"))
+
+
+def test_every_short_rules_level_says_how_points_are_scored() -> None:
+    """The end of the game is counted in points, so no selection may drop the scoring."""
+    from deckgen.booklet.shortrules import LEVELS
+    from deckgen.rulespec import list_rules
+
+    for spec in list_rules():
+        scoring = [c for c in spec.clause_ids() if c.startswith("score.")]
+        for level in LEVELS[:-1]:
+            chosen = [c for c in level if spec.has_clause(c)]
+            if "match.end" in chosen:
+                assert any(c in chosen for c in scoring), (spec.id, level)
+            assert (
+                "play.draw_limit" not in chosen
+                or "play.draw" in chosen
+                or not spec.has_clause("play.draw")
+            ), (spec.id, level)
