@@ -229,6 +229,25 @@ def main() -> None:
             f"   ratio {ratio:5.1f}x ({median_ratio:.1f}x)"
             f" (goal {goal:g}x: {'met' if ratio >= goal else 'NOT met'})"
         )
+    # deckgen's batched engine (numpy, random bots; what `rules check` plays most rounds
+    # with). It plays whole rounds under the same rules files and is tested equal to the
+    # reference engine (identical rounds on the same deals with greedy bots, matching
+    # statistics with random bots), but it records no games: the reference engine above
+    # is the one the goals are judged on.
+    from bench.bench_check import fast_rate
+    from deckgen.rulespec import load_rules
+
+    print("  deckgen batched engine (numpy; random bots; no game records), same anchors:")
+    for name in ("openspiel", "dominoes"):
+        ref, n = cases[name]
+        batched = fast_rate(load_rules(ref), n, part)
+        theirs = anchors.get(name, {})
+        if "rate" not in theirs:
+            continue
+        print(
+            f"  deckgen {name:<10} batched: {batched:10,.0f}"
+            f"   ratio to {name} {batched / theirs['rate']:5.1f}x"
+        )
     print("random-play statistics (|z| < 3: within sampling error):")
     for name in ("openspiel", "dominoes"):
         theirs = anchors.get(name, {})
