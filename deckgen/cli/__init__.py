@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from deckgen import __version__
+from deckgen.cli.options import JsonOpt, QuietOpt
 from deckgen.errors import DeckgenError
 
 
@@ -46,9 +47,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or notes.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 
 
 def _version(value: bool) -> None:

@@ -15,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from deckgen.cli.options import AllowOutsideOpt, QuietOpt
+
 
 class Lang(StrEnum):
     de = "de"
@@ -62,14 +64,7 @@ def booklet_command(
             "(default: the booklet simulates rounds itself and says so).",
         ),
     ] = None,
-    allow_outside: Annotated[
-        bool,
-        typer.Option(
-            "--allow-outside",
-            help="Let the deck file use pictures and fonts outside its own folder "
-            "(only for deck files you trust).",
-        ),
-    ] = False,
+    allow_outside: AllowOutsideOpt = False,
     age: Annotated[
         int | None,
         typer.Option("--age", min=3, max=99, help="Recommended minimum age on the title page."),
@@ -77,9 +72,7 @@ def booklet_command(
     style: Annotated[
         DiagramStyle, typer.Option("--style", help="How diagrams show values.")
     ] = DiagramStyle.pips,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No progress bars or notes.")
-    ] = False,
+    quiet: QuietOpt = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the written files as JSON on stdout.")
     ] = False,

@@ -14,22 +14,14 @@ from typing import Annotated
 
 import typer
 
+from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
+
 app = typer.Typer(
     help="Custom domino card decks: faces, backs, cover and imprint from a deck file.",
     no_args_is_help=True,
 )
 
 DeckFileArg = Annotated[Path, typer.Argument(help="The deck file (TOML).")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or notes.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
-AllowOutsideOpt = Annotated[
-    bool,
-    typer.Option(
-        "--allow-outside",
-        help="Let the deck file use pictures and fonts outside its own folder "
-        "(only for deck files you trust).",
-    ),
-]
 
 
 class Duplex(StrEnum):
