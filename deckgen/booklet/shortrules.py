@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from deckgen.deck.geometry import MM
 from deckgen.errors import SpecError
 from deckgen.rulespec import RuleSpec
 from deckgen.rulespec.text import render
@@ -21,7 +22,6 @@ from deckgen.rulespec.text import render
 if TYPE_CHECKING:
     from deckgen.deck.spec import LoadedDeck
 
-MM = 72.0 / 25.4
 FOOTER_PT = 10.0
 """Height the imprint card keeps for its footer line (as drawn by ``deck.imprint``)."""
 

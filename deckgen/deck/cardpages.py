@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from deckgen.deck.geometry import MM
 from deckgen.errors import InputError
 
 if TYPE_CHECKING:
     import pikepdf
 
-PT_PER_MM = 72 / 25.4
+PT_PER_MM = MM
 TOLERANCE_PT = 0.05
 
 
