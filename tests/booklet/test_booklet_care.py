@@ -90,26 +90,42 @@ def _all_text(b: Booklet) -> list[str]:
     return [t for t in out if t]
 
 
-# -- who deals -------------------------------------------------------------------------
-DEALER = {"de": re.compile(r"\bGeber"), "en": re.compile(r"\bdealer")}
-WHO_DEALS = {"de": re.compile(r"wer gibt|gibt|teilt"), "en": re.compile(r"who deals|deals")}
+# -- who deals (and who is White) ------------------------------------------------------
+ROLES = {
+    "de": [
+        (re.compile(r"\bGeber"), re.compile(r"wer gibt|gibt|teilt")),
+        (re.compile(r"\bWeiß\b"), re.compile(r"wer Weiß ist")),
+    ],
+    "en": [
+        (re.compile(r"\bdealer"), re.compile(r"who deals|deals")),
+        (re.compile(r"\bWhite\b"), re.compile(r"who is White")),
+    ],
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("rules_id", BUNDLED)
-def test_the_dealer_is_named_before_the_word_is_used(rules_id: str, lang: str) -> None:
+def test_a_role_is_assigned_before_the_word_is_used(rules_id: str, lang: str) -> None:
+    """ "the player on the dealer's left" means nothing until someone has been told to deal."""
     paras = [
-        (s.key, t)
+        t
         for s in _booklet(load_rules(rules_id), lang, example=False).sections
         for block in s.blocks
         for t in _texts(block)
     ]
-    using = [(key, t) for key, t in paras if DEALER[lang].search(t)]
-    if not using:
-        return
-    key, first = using[0]
-    assert key == "setup", f"the dealer first appears in '{key}': {first}"
-    assert WHO_DEALS[lang].search(first), f"says nothing about who deals: {first}"
+    for role, assigned in ROLES[lang]:
+        using = [t for t in paras if role.search(t)]
+        if using:
+            assert assigned.search(using[0]), f"says nothing about who it is: {using[0]}"
+
+
+def test_card_domino_says_who_deals_in_its_setup() -> None:
+    setup = next(
+        s
+        for s in _booklet(load_rules("card-domino"), "de", example=False).sections
+        if s.key == "setup"
+    )
+    assert any("ausgelost, wer gibt" in t for b in setup.blocks for t in _texts(b))
 
 
 # -- quick reference ----------------------------------------------------------------------
@@ -186,6 +202,8 @@ JARGON = [
     "ziehenden",
     "bots",
     "Referenz",
+    "Platz 0",
+    "seat 0",
 ]
 
 
@@ -343,3 +361,14 @@ def test_partnership_worked_example_box_is_not_split(tmp_path: Path) -> None:
 
     (path,) = make_booklets("partnership", tmp_path, langs=("de",))
     _check_not_split(path, "de")
+
+
+def test_quick_reference_still_fits_its_one_page(card_domino_booklets: dict[str, Path]) -> None:
+    """It grew by the start card, who begins and how to play: still one page, the last."""
+    for lang, title, note in (
+        ("de", "Kurzübersicht", "Zahlen aus"),
+        ("en", "Quick reference", "Figures from"),
+    ):
+        texts = _page_texts(card_domino_booklets[f"booklet-{lang}.pdf"])
+        assert [i for i, t in enumerate(texts) if title in t] == [1, len(texts) - 1]
+        assert [i for i, t in enumerate(texts) if note in t] == [len(texts) - 1]
