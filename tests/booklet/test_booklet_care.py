@@ -207,6 +207,10 @@ JARGON = [
 ]
 
 
+PARAMETER = re.compile(r"\b(players|deal|opening|board|turn|scoring|match)\.[a-z_]+")
+HYPHEN_TILE = re.compile(r"\b\d{1,2}-\d{1,2}\b")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("rules_id", BUNDLED)
 def test_no_engine_jargon_on_the_page(rules_id: str, lang: str) -> None:
@@ -215,6 +219,8 @@ def test_no_engine_jargon_on_the_page(rules_id: str, lang: str) -> None:
     for text in _all_text(b):
         for word in JARGON:
             assert word not in text, (word, text)
+        assert not PARAMETER.search(text), text  # a rules file key such as match.target
+        assert not HYPHEN_TILE.search(text), text  # tiles are written 6/6
     cover = " ".join([b.title.subtitle, *b.title.facts, b.title.footnote, b.title.publisher])
     assert rules.id not in cover
 
