@@ -32,10 +32,33 @@ def press(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     from deckgen.booklet.printedition import PrintOptions
 
     out = tmp_path_factory.mktemp("press")
-    paths = make_booklets(
-        "card-domino", out, langs=("de",), impose=True, printing=PrintOptions(edition=True)
-    )
+    printing = PrintOptions(edition=True, finish=_mark_finished)
+    paths = make_booklets("card-domino", out, langs=("de",), impose=True, printing=printing)
     return {p.name: p for p in paths}
+
+
+def _mark_finished(pdf: bytes) -> bytes:
+    """A stand-in for the prepress conversion (CMYK, PDF/X): it labels what it was given."""
+    import io
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        doc.docinfo["/DeckgenFinished"] = f"{len(doc.pages)} pages"
+        buf = io.BytesIO()
+        doc.save(buf)
+        return buf.getvalue()
+
+
+def test_finishing_hook_gets_the_files_for_the_press(press: dict[str, Path]) -> None:
+    """``PrintOptions.finish`` (where CMYK and PDF/X plug in) sees the press edition and
+    the imposed sheets, each complete, and not the screen booklet."""
+    pages = {}
+    for name, path in press.items():
+        with pikepdf.open(path) as pdf:
+            pages[name] = (str(pdf.docinfo.get("/DeckgenFinished", "")), len(pdf.pages))
+    assert pages["booklet-de.pdf"][0] == ""
+    for name in ("booklet-de-press.pdf", "booklet-de-print.pdf"):
+        label, count = pages[name]
+        assert label == f"{count} pages"
 
 
 def _box(page: pikepdf.Page, name: str) -> list[float]:
