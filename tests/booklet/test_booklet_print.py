@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
@@ -251,3 +252,52 @@ def test_cli_print_edition_options(app: typer.Typer, tmp_path: Path) -> None:
     assert alone.exit_code == 2
     assert "--impose" in alone.stderr
     assert not out.exists()
+
+
+def _colours_used(pdf_path: Path) -> set[tuple[str, tuple[float, ...]]]:
+    """("text" | "line", RGB) for every text shown and every line stroked, following the
+    graphics state through q/Q and into form XObjects (the diagrams)."""
+    found: set[tuple[str, tuple[float, ...]]] = set()
+
+    def walk(stream: pikepdf.Object, resources: pikepdf.Object) -> None:
+        fill: tuple[float, ...] = (0.0,)
+        stroke: tuple[float, ...] = (0.0,)
+        stack: list[tuple[tuple[float, ...], tuple[float, ...]]] = []
+        for instruction in pikepdf.parse_content_stream(stream):
+            operands, op = list(instruction.operands), str(instruction.operator)
+            nums = tuple(round(float(x), 4) for x in operands if isinstance(x, int | Decimal))
+            if op == "q":
+                stack.append((fill, stroke))
+            elif op == "Q" and stack:
+                fill, stroke = stack.pop()
+            elif op in ("rg", "g"):
+                fill = nums
+            elif op in ("RG", "G"):
+                stroke = nums
+            elif op in ("Tj", "TJ", "'", '"'):
+                found.add(("text", fill))
+            elif op in ("S", "s", "B", "b", "B*", "b*"):
+                found.add(("line", stroke))
+            elif op == "Do":
+                xobject = resources.XObject[str(operands[0])]
+                if xobject.get("/Subtype") == pikepdf.Name.Form:
+                    walk(xobject, xobject.get("/Resources", resources))
+
+    with pikepdf.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            walk(page.obj, page.Resources)
+    return found
+
+
+def test_black_and_grey_text_and_lines_are_neutral(card_domino_booklets: dict[str, Path]) -> None:
+    """The booklet side of the K-only rule: every black or dark-grey text and line is a
+    neutral grey (R = G = B), which a CMYK conversion maps to black ink alone; a warm
+    near-black such as #1d1d1b would become a four-colour mix."""
+    used = _colours_used(card_domino_booklets["booklet-de.pdf"])
+    assert ("text", (0.102, 0.102, 0.102)) in used  # body text, #1a1a1a
+    for kind, colour in used:
+        rgb = colour * 3 if len(colour) == 1 else colour
+        if len(rgb) != 3 or max(rgb) >= 0.6:
+            continue  # light colours and the cover's cream are not black text
+        if max(rgb) - min(rgb) < 0.06:  # meant as black or grey ...
+            assert max(rgb) - min(rgb) < 0.002, (kind, rgb)  # ... so exactly neutral
