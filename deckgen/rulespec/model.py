@@ -235,6 +235,9 @@ class RulesFile(_Strict):
     set: str
     source: str = ""
     """Where the rules come from (a seed file name or an engine to reproduce)."""
+    pieces: Literal["cards", "tiles"] = Field(default="tiles", exclude=True)
+    """What the rules call a domino: ``cards`` (Karten) or ``tiles`` (Steine). The
+    booklet uses the same word; it does not change play (left out of dumps)."""
     name: I18n
     summary: I18n
     players: Players
