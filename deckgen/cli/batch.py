@@ -235,9 +235,21 @@ def worker_command(
     burst: Annotated[
         bool, typer.Option("--burst", help="Stop when the queue is empty instead of waiting.")
     ] = False,
+    check_every: Annotated[
+        int,
+        typer.Option(
+            "--check-every",
+            min=1,
+            max=3600,
+            help="Seconds between looks for jobs whose worker died (they are then rebuilt).",
+        ),
+    ] = 30,
     quiet: QuietOpt = False,
 ) -> None:
     """Build decks that `deckgen batch ... --queue URL` enqueued, until stopped (Ctrl-C)."""
-    from deckgen.batch.rqueue import run_worker
+    from deckgen.batch.rqueue import WorkerTiming, run_worker
 
-    run_worker(queue, burst=burst, quiet=quiet)
+    timing = WorkerTiming(
+        check_every_s=check_every, heartbeat_s=min(10, check_every), grace_s=check_every
+    )
+    run_worker(queue, burst=burst, quiet=quiet, timing=timing)
