@@ -22,7 +22,9 @@ from deckgen.batch.orders import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
 from deckgen.deck.build import OutputStep, build_deck
+from deckgen.deck.spec import LoadedDeck
 from deckgen.errors import DeckgenError
+from deckgen.export.tts import FINAL_DIR_OPTION
 from deckgen.progress import CollectingReporter, Reporter
 
 
@@ -38,16 +40,16 @@ def order_record(order: Order) -> dict[str, object]:
     }
 
 
-def output_steps(settings: BatchSettings) -> list[OutputStep]:
-    """The extra ``deck build`` steps every deck of the batch runs."""
-    from deckgen.batch.printing import print_steps
+def output_steps(settings: BatchSettings, deck: LoadedDeck) -> list[OutputStep]:
+    """The extra ``deck build`` steps a deck of the batch runs (the export before print)."""
+    from deckgen.batch.printing import preset_outputs, print_steps
 
-    steps = print_steps()
-    if settings.tts:
+    steps: list[OutputStep] = []
+    if settings.tts or "tts" in preset_outputs(deck):
         from deckgen.export.tts import tts_step
 
         steps.append(tts_step)
-    return steps
+    return steps + print_steps()
 
 
 def build_order(
@@ -67,7 +69,8 @@ def build_order(
             allow_outside=settings.allow_outside,
             reporter=reporter,
             preview=settings.preview,
-            extra_steps=output_steps(settings),
+            extra_steps=output_steps(settings, deck),
+            options={FINAL_DIR_OPTION: target.absolute()},
         )
         publish.add_order_to_manifest(stage, order_record(order))
         reporter.start("publishing", None)

@@ -10,7 +10,7 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -134,6 +134,10 @@ def build_command(
             "(default: as the preset says, else sRGB).",
         ),
     ] = None,
+    tts: Annotated[
+        bool,
+        typer.Option("--tts", help="Also write the Tabletop Simulator export into tts/."),
+    ] = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -173,7 +177,7 @@ def build_command(
         reporter=reporter,
         strict_text=strict_text or names_rules(deck),
         preview=not no_preview,
-        extra_steps=[print_step],
+        extra_steps=[*_export_steps(deck, tts, preset), print_step],
         options={OPTIONS_KEY: print_options},
     )
     reporter.finish()
@@ -188,6 +192,17 @@ def build_command(
     elif not quiet:
         for path in result.files:
             typer.echo(f"wrote {path}")
+
+
+def _export_steps(deck: Any, tts: bool, preset: str | None) -> list[Any]:
+    """The export steps (before the print step, which may turn the PDFs into CMYK)."""
+    from deckgen.batch.printing import preset_outputs
+
+    if tts or "tts" in preset_outputs(deck, preset):
+        from deckgen.export.tts import tts_step
+
+        return [tts_step]
+    return []
 
 
 @app.command("preview")
