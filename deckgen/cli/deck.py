@@ -228,6 +228,51 @@ def preview_command(
         typer.echo(f"wrote {path}")
 
 
+class ShowcaseStyle(StrEnum):
+    hand = "hand"
+    table = "table"
+    box = "box"
+
+
+@app.command("showcase")
+def showcase_command(
+    deck_file: DeckFileArg,
+    style: Annotated[
+        ShowcaseStyle,
+        typer.Option(
+            "--style", help="hand: a fanned hand; table: a domino line in play; box: the box."
+        ),
+    ] = ShowcaseStyle.hand,
+    width: Annotated[
+        int, typer.Option("--width", min=320, max=8000, help="Picture width in pixels.")
+    ] = 1600,
+    height: Annotated[
+        int | None,
+        typer.Option(
+            "--height", min=200, max=8000, help="Height in pixels (default: 9/16 of the width)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="The PNG (default: output/<deck name>/showcase-<style>.png)."),
+    ] = None,
+    allow_outside: AllowOutsideOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """A marketing picture of the deck (PNG), drawn from its real card renders."""
+    from deckgen import atomic
+    from deckgen.deck.build import default_out_dir
+    from deckgen.export.showcase import ShowcaseSize, showcase_png
+    from deckgen.product import load_printed_deck
+
+    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
+    size = ShowcaseSize(width, height or round(width * 9 / 16))
+    target = out or default_out_dir(deck) / f"showcase-{style.value}.png"
+    atomic.write_bytes(target, showcase_png(deck, style.value, size))
+    if not quiet:
+        typer.echo(f"wrote {target}")
+
+
 @app.command("presets")
 def presets_command(as_json: JsonOpt = False) -> None:
     """List the vendor presets: card size, bleed, colour and the files each writes."""
