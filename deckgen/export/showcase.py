@@ -16,6 +16,7 @@ The layout is deterministic: the same deck and size give the same picture.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -162,7 +163,7 @@ def _line_tiles(deck: LoadedDeck) -> list[tuple[int, int]]:
     values = [m, m, max(0, m - 3), 1 % (m + 1), 1 % (m + 1), min(m, 5), 2 % (m + 1)]
     line: list[tuple[int, int]] = []
     used: set[tuple[int, int]] = set()
-    for a, b in zip(values, values[1:], strict=False):
+    for a, b in itertools.pairwise(values):
         key = (min(a, b), max(a, b))
         if key in used:
             break
