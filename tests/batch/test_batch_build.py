@@ -39,7 +39,9 @@ def test_starter_spreadsheets_build_as_they_are(tmp_path: Path, runner: CliRunne
     sheet = tmp_path / "xlsx" / "orders.xlsx"
     assert runner.invoke(app, ["batch", "new", str(sheet)]).exit_code == 0
     out = tmp_path / "out"
-    result = runner.invoke(app, ["batch", str(sheet), "--out", str(out), "--zip", "--json"])
+    result = runner.invoke(
+        app, ["batch", str(sheet), "--out", str(out), "--zip", "--json", "--no-preview"]
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["totals"] == {"built": 3, "skipped": 0, "failed": 0, "invalid": 0}
@@ -60,16 +62,16 @@ def test_resume_skips_what_is_current_and_rebuilds_what_changed(tmp_path: Path) 
     sheet = write_csv(tmp_path / "o.csv", SMALL_COLUMNS, small_orders(3))
     out = tmp_path / "out"
     settings = BatchSettings(preview=False)
-    first = run_batch(sheet, settings, RunOptions(out_dir=out, jobs=2))
+    first = run_batch(sheet, settings, RunOptions(out_dir=out, jobs=1))
     assert [o.status for o in first.outcomes] == ["built"] * 3
     before = (out / "deck-01" / "cards.pdf").stat().st_mtime_ns
-    second = run_batch(sheet, settings, RunOptions(out_dir=out, jobs=2))
+    second = run_batch(sheet, settings, RunOptions(out_dir=out, jobs=1))
     assert [o.status for o in second.outcomes] == ["skipped"] * 3
     assert (out / "deck-01" / "cards.pdf").stat().st_mtime_ns == before
     rows = small_orders(3)
     rows[1]["back.background"] = "#00ff00"
     write_csv(sheet, SMALL_COLUMNS, rows)
-    third = run_batch(sheet, settings, RunOptions(out_dir=out, jobs=2))
+    third = run_batch(sheet, settings, RunOptions(out_dir=out, jobs=1))
     assert [o.status for o in third.outcomes] == ["skipped", "built", "skipped"]
     manifest = check_complete(out / "deck-01")
     assert manifest["order"]["row"] == 3
@@ -118,7 +120,7 @@ def _wait_for(condition: object, timeout: float) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_killed_batch_leaves_no_half_deck_and_resumes(tmp_path: Path, sig: int) -> None:
-    count = 8
+    count = 5
     sheet = write_csv(tmp_path / "o.csv", SMALL_COLUMNS, small_orders(count))
     out = tmp_path / "out"
     command = [*DECKGEN, "batch", str(sheet), "--out", str(out), "-j", "2", "--no-preview", "-q"]
