@@ -44,14 +44,13 @@ class BatchSummary:
     out_dir: Path
     outcomes: list[Outcome]
     seconds: float = 0.0
-    interrupted: bool = False
 
     def count(self, status: Status) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
     @property
     def ok(self) -> bool:
-        return not self.interrupted and all(o.status in ("built", "skipped") for o in self.outcomes)
+        return all(o.status in ("built", "skipped") for o in self.outcomes)
 
     def totals_line(self) -> str:
         return (
@@ -65,7 +64,6 @@ class BatchSummary:
             "sheet": str(self.sheet),
             "out_dir": str(self.out_dir),
             "seconds": round(self.seconds, 3),
-            "interrupted": self.interrupted,
             "totals": {s: self.count(s) for s in ("built", "skipped", "failed", "invalid")},
             "rows": [asdict(o) for o in self.outcomes],
         }
