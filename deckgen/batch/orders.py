@@ -213,13 +213,35 @@ def _base_deck(path: Path, sheet: Sheet, settings: BatchSettings) -> dict[str, A
     return data
 
 
+def _probe_picture(path: str, text: str, column: str) -> str:
+    """Refuse a file that is not a picture now, not halfway through the batch."""
+    if path.startswith(DEMO_PREFIX):
+        return path
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path):  # reads and checks the header only
+            pass
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise _RowProblem(
+            column,
+            f"the file '{text}' is not a picture deckgen can read ({type(exc).__name__})",
+            "save it as JPEG, PNG, WebP or TIFF",
+        ) from None
+    return path
+
+
 def _cell_value(column: Column, text: str, sheet: Sheet, settings: BatchSettings) -> Any:
     if column.kind == "list":
         return split_list(text)
     if column.kind == "path":
-        return _resolve_path(text, sheet, column.key, settings)
+        path = _resolve_path(text, sheet, column.key, settings)
+        return path if column.key.startswith("fonts.") else _probe_picture(path, text, column.key)
     if column.kind == "path-list":
-        return [_resolve_path(t, sheet, column.key, settings) for t in split_list(text)]
+        return [
+            _probe_picture(_resolve_path(t, sheet, column.key, settings), t, column.key)
+            for t in split_list(text)
+        ]
     return text
 
 

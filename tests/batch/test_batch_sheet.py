@@ -75,7 +75,7 @@ def test_unknown_and_duplicate_columns(tmp_path: Path) -> None:
 
 
 def test_every_row_is_validated_before_anything_is_built(tmp_path: Path) -> None:
-    (tmp_path / "logo.png").write_bytes(b"")
+    (tmp_path / "logo.png").write_bytes(b"this is text, not a picture")
     columns = ["order", "name", "set", "faces.style", "back.logo", "quantity", "deck"]
     rows = [
         {"order": "good", "name": "Good", "set": "double-2"},
@@ -86,6 +86,7 @@ def test_every_row_is_validated_before_anything_is_built(tmp_path: Path) -> None
         {"order": "good", "name": "Again"},
         {"order": "g", "deck": "nofile.toml"},
         {"order": "h"},
+        {"order": "i", "name": "I", "back.logo": "logo.png"},
     ]
     sheet = write_csv(tmp_path / "o.csv", columns, rows)
     validated = validate_sheet(read_sheet(sheet), BatchSettings())
@@ -100,15 +101,16 @@ def test_every_row_is_validated_before_anything_is_built(tmp_path: Path) -> None
         (7, "order"),
         (8, "deck"),
         (9, "name"),
+        (10, "back.logo"),
     }
     texts = "\n".join(p.text() for p in validated.problems)
     assert "row 4, column back.logo: the path '../outside.png' leads outside" in texts
     assert "row 5, column quantity: 'two' is not a number of decks; write a whole number" in texts
+    assert "row 10, column back.logo: the file 'logo.png' is not a picture" in texts
     with pytest.raises(BatchInvalidError) as caught:
         run_batch(sheet, BatchSettings(), RunOptions(out_dir=tmp_path / "out"))
     message = caught.value.message()
-    assert "8 of 8 rows" not in message
-    assert "7 of 8 rows" in message
+    assert "8 of 9 rows" in message
     assert "--keep-going" in message
     assert not (tmp_path / "out").exists()
 
