@@ -95,10 +95,9 @@ class ProgressObserver:
             if task is None:
                 self.decks[order] = self.progress.add_task(f"  {order}", total=None)
             return
-        if kind == "step":
-            self.progress.update(
-                task, description=f"  {order}: {description}", total=number, completed=0
-            )
+        if kind == "step":  # a new bar for each step: its total may be unknown
+            self.progress.remove_task(task)
+            self.decks[order] = self.progress.add_task(f"  {order}: {description}", total=number)
         elif kind == "advance":
             self.progress.advance(task, number or 1)
 

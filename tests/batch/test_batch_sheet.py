@@ -197,3 +197,31 @@ def test_fingerprint_follows_the_inputs(tmp_path: Path) -> None:
 
 def test_errors_are_deckgen_errors() -> None:
     assert issubclass(BatchInvalidError, DeckgenError)
+
+
+def test_progress_bars_per_deck_and_overall() -> None:
+    import io
+
+    from rich.console import Console
+
+    from deckgen.batch.outcome import Outcome
+    from deckgen.cli.batch import ProgressObserver
+
+    observer = ProgressObserver(quiet=False)
+    buffer = io.StringIO()
+    observer.err = Console(file=buffer, force_terminal=True, width=100)
+    observer.live = True
+    observer.batch_started(2, 2)
+    observer.deck_event(("a", "start", "Deck A", None))
+    observer.deck_event(("a", "step", "drawing cards", 4))
+    observer.deck_event(("a", "advance", "", 3))
+    assert observer.progress is not None
+    task = observer.progress.tasks[-1]
+    assert (task.description, task.completed, task.total) == ("  a: drawing cards", 3, 4)
+    observer.deck_event(("a", "step", "preflight", None))
+    assert observer.progress.tasks[-1].total is None
+    observer.deck_finished(Outcome(2, "a", "built", folder="out/a"))
+    assert [t.description for t in observer.progress.tasks] == ["[bold]all decks"]
+    assert observer.progress.tasks[0].completed == 1
+    observer.stop()
+    assert "all decks" in buffer.getvalue()
