@@ -81,7 +81,9 @@ def test_reference_only_when_asked() -> None:
 @pytest.mark.parametrize("spec", list_rules(), ids=lambda s: s.id)
 def test_every_bundled_rules_file_is_ok(spec) -> None:  # type: ignore[no-untyped-def]
     report = build_report(run_check(spec, CheckOptions(rounds=600, workers=1)))
-    assert report["verdict"] == "ok", report["reasons"]
+    # design warnings may come and go with the statistics; gaps and breakage may not
+    assert report["verdict"] in ("ok", "warn"), report["reasons"]
+    assert report["exit_code"] == {"ok": 0, "warn": 5}[report["verdict"]]
     for sec in report["players"].values():
         assert sec["feasibility"]["opening"]["applicable_to_every_deal"]
         assert not sec["invariants"]["violations"]
