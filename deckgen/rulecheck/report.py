@@ -120,7 +120,7 @@ RELIABLE_FIGURES = (
 """The figures the booklet may print, each flagged ``reliable`` or not."""
 RELIABLE_MIN = 1000
 """A figure needs at least this many rounds (or matches) behind it to be reliable."""
-RELIABLE_SHARE_HALF = 0.02
+RELIABLE_SHARE_HALF = 0.03
 """... and a share a 95 % interval no wider than this either side ..."""
 RELIABLE_MEAN_HALF = 0.05
 """... and a mean an interval no wider than this fraction of it either side."""

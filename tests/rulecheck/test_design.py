@@ -180,3 +180,17 @@ def test_significance_helpers() -> None:
     assert equal_chances([100, 100, 100]) == 1.0
     assert equal_chances([1300, 1000, 1000]) < 1e-6
     assert unseen_bound(30000) == pytest.approx(1e-4)
+
+
+def test_booklet_uses_only_reliable_figures() -> None:
+    from deckgen.booklet.facts import facts_from_report
+    from deckgen.rulecheck.check import CheckOptions, run_check
+    from deckgen.rulecheck.report import build_report
+
+    spec = load_rules(FIXTURES / "card-domino-3p.toml")
+    few = build_report(run_check(spec, CheckOptions(rounds=300, workers=1)))
+    assert few["players"]["3"]["stats"]["reliable"]["first_player_win_share"] is False
+    assert facts_from_report(few, players=3) is None  # the booklet simulates instead
+    many = build_report(run_check(spec, CheckOptions(rounds=8000, workers=1)))
+    assert all(many["players"]["3"]["stats"]["reliable"].values())
+    assert facts_from_report(many, players=3) is not None
