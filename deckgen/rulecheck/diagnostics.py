@@ -256,9 +256,10 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
             f"{who}: {label} {most} starts {rotation[most]} of the {sum(rotation)} rounds of "
             f"a match ({label}s: {', '.join(map(str, rotation))}), and the starting player "
             f"wins {100 * share:.1f} % of rounds against a fair {100 * fair:.1f} % "
-            f"(p = {p_round:.2g}): so {label} {most} has an advantage per match. Its share "
-            f"of matches so far: {100 * counts[most] / won:.1f} % of {won:,} (chi-square "
-            f"test of equal chances: p = {p_match:.2g})",
+            f"(p = {p_round:.2g}): so {label} {most} can expect an advantage per match. "
+            f"Measured so far: {100 * counts[most] / won:.1f} % of {won:,} matches against "
+            f"a fair {100 / sides:.1f} % (chi-square test of equal chances: p = "
+            f"{p_match:.2g}; a small edge needs many matches to show)",
             counts[most] / won - 1 / sides, mlim, p_round,
         ))  # fmt: skip
     return out

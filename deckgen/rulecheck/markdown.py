@@ -52,7 +52,6 @@ def report_markdown(report: dict[str, Any], charts: dict[str, dict[str, str]] | 
         out += ["Design warnings:", ""]
         out += [f"- {w['message']}" for w in warnings]
         out.append("")
-    out += _metrics(report, charts or {})
     out += [
         f"Played {s['rounds']:,} rounds per player count and bot line-up "
         f"(bots: {', '.join(s['bots'])}; seed {s['seed']}; {s['workers']} workers; "
@@ -61,6 +60,7 @@ def report_markdown(report: dict[str, Any], charts: dict[str, dict[str, str]] | 
         f"Playing time assumes {pt['assumption']}.",
         "",
     ]
+    out += _metrics(report, charts or {})
     for key, sec in report["players"].items():
         out += _players(key, sec)
     return "\n".join(out).rstrip() + "\n"
@@ -177,10 +177,16 @@ def _players(key: str, sec: dict[str, Any]) -> list[str]:
         out.append(f"- {v['kind']}: {v['message']} (`{v['reproduce']}`).{rec}")
     out.append("")
     cov = sec["coverage"]
+    every = max((c["of"] for c in cov["clauses"] if c["per"] == "round"), default=0)
     out += [
         "### Clause coverage",
         "",
-        f"Reference engine: {cov['rounds_tried']:,} rounds in {cov['matches_tried']:,} matches.",
+        f"Reference engine: {cov['rounds_tried']:,} rounds in {cov['matches_tried']:,} matches"
+        + (
+            f"; with the fast path's rounds: {every:,} rounds."
+            if every > cov["rounds_tried"]
+            else "."
+        ),
         "",
         "Clauses marked *every round* are counted over every round played (the fast "
         "path's and the reference engine's); the others over the reference engine's.",

@@ -47,13 +47,16 @@ def test_double_twelve_on_a_line_warns(
 ) -> None:
     result, report, md = _check(check_app, runner, tmp_path, "double-twelve-line.toml", 3000)
     assert result.exit_code == 5, result.output
-    assert report["verdict"] == "warn" and report["exit_code"] == 5
+    assert report["verdict"] == "warn"
+    assert report["exit_code"] == 5
     assert {"draw_heavy", "stock_drained", "blocked", "clause_params"} <= _ids(report)
     text = next(w for w in report["warnings"] if w["id"] == "clause_params")["message"]
-    assert "play.doubles" in text and "board.shape = line" in text
+    assert "play.doubles" in text
+    assert "board.shape = line" in text
     # the warnings come first, in the terminal and in the Markdown
     lines = result.stdout.splitlines()
-    assert lines[0].endswith(": warn") and "play.doubles" in result.stdout
+    assert lines[0].endswith(": warn")
+    assert "play.doubles" in result.stdout
     assert md.index("play.doubles says") < md.index("## Metrics") < md.index("## 2 players")
 
 
@@ -84,9 +87,12 @@ def test_first_seat_advantage_per_match_is_shown(
     result, report, md = _check(check_app, runner, tmp_path, "card-domino-3p.toml", 12000)
     assert result.exit_code == 5, result.output
     (w,) = [w for w in report["warnings"] if w["id"] == "seat_match"]
-    assert w["p_value"] is not None and w["p_value"] < 0.01
-    assert "seat 0" in w["message"] and "p = " in w["message"]
-    assert w["message"] in result.stdout and w["message"] in md
+    assert w["p_value"] is not None
+    assert w["p_value"] < 0.01
+    assert "seat 0" in w["message"]
+    assert "p = " in w["message"]
+    assert w["message"] in result.stdout
+    assert w["message"] in md
     assert report["players"]["3"]["metrics"]["advantage"]["matches"].keys() == {"0", "1", "2"}
 
 
@@ -113,7 +119,8 @@ def test_clause_counts_cover_every_round(
     for c in sec["coverage"]["clauses"]:
         if c["decided"] == 0:
             why = c["never_reached"]
-            assert why["kind"] == "bound" and f"below 3/{c['of']:,}" in why["text"]
+            assert why["kind"] == "bound"
+            assert f"below 3/{c['of']:,}" in why["text"]
             assert why["bound"] == pytest.approx(3 / c["of"], rel=1e-3)
 
 
@@ -124,7 +131,8 @@ def test_a_clause_the_rules_make_impossible_is_proved_dead(
     assert result.exit_code == 5, result.output
     sec = report["players"]["2"]
     blocked = next(c for c in sec["coverage"]["clauses"] if c["id"] == "end.blocked")
-    assert blocked["decided"] == 0 and blocked["never_reached"]["kind"] == "proof"
+    assert blocked["decided"] == 0
+    assert blocked["never_reached"]["kind"] == "proof"
     assert "reserve" in blocked["never_reached"]["text"]
     assert "dead_clause" in _ids(report)
     assert "end.blocked never reached: cannot happen" in result.stdout
@@ -138,7 +146,8 @@ def test_charts_are_svg_beside_the_markdown(
     for name in ("round-length", "wins", "clauses"):
         path = tmp_path / f"r.3p.{name}.svg"
         root = ET.fromstring(path.read_text())
-        assert root.tag.endswith("svg") and len(root) > 5
+        assert root.tag.endswith("svg")
+        assert len(root) > 5
         assert f"]({path.name})" in md
     assert set(report["players"]["3"]["stats"]["reliable"]) >= {"turns_per_round"}
 
