@@ -74,7 +74,8 @@ def _metrics_line(m: dict[str, Any]) -> str:
     seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"]["matches"].items())
     return (
         f"match advantage by seat (points): {seats}; balance {num(m['balance']['matches'])}; "
-        f"completion {pc(m['completion'])}; rounds without one winner {pc(m['drawishness']['rounds'])}; "
+        f"completion {pc(m['completion'])}; "
+        f"rounds without one winner {pc(m['drawishness']['rounds'])}; "
         f"decision moves {pc(m['decision_moves'])}; branching {num(m['branching_factor'])}; "
         f"lead changes {num(m['lead_changes_per_match'])} a match; decisiveness "
         f"{num(m['decisiveness'])}"
