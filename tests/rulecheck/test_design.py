@@ -45,7 +45,7 @@ def _ids(report: dict[str, Any]) -> set[str]:
 def test_double_twelve_on_a_line_warns(
     check_app: typer.Typer, runner: CliRunner, tmp_path: Path
 ) -> None:
-    result, report, md = _check(check_app, runner, tmp_path, "double-twelve-line.toml", 3000)
+    result, report, md = _check(check_app, runner, tmp_path, "double-twelve-line.toml", 800)
     assert result.exit_code == 5, result.output
     assert report["verdict"] == "warn"
     assert report["exit_code"] == 5
@@ -96,17 +96,19 @@ def test_first_seat_advantage_per_match_is_shown(
     assert report["players"]["3"]["metrics"]["advantage"]["matches"].keys() == {"0", "1", "2"}
 
 
-def test_clause_counts_cover_every_round(
-    check_app: typer.Typer, runner: CliRunner, tmp_path: Path
-) -> None:
+def test_clause_counts_cover_every_round() -> None:
     # blocked rounds are rare here: the fast path's statistics count them, and so must
     # the coverage (it once said "never reached" from the small reference sample)
-    _, report, _ = _check(check_app, runner, tmp_path, "double-twelve-2p.toml", 15000)
+    from deckgen.rulecheck.check import CheckOptions, run_check
+    from deckgen.rulecheck.report import build_report
+
+    spec = load_rules(FIXTURES / "double-twelve-2p.toml")
+    opts = CheckOptions(rounds=15000, workers=1, judge_rounds=500, invariant_rounds=100)
+    report = build_report(run_check(spec, opts))
     sec = report["players"]["2"]
     st = sec["stats"]
     clauses = {c["id"]: c for c in sec["coverage"]["clauses"]}
     assert st["path"] == "fast"
-    spec = load_rules(FIXTURES / "double-twelve-2p.toml")
     for cid in fast_clauses(spec):
         if cid in clauses:
             assert clauses[cid]["counted_on"] == "every round"
@@ -203,3 +205,29 @@ def test_booklet_uses_only_reliable_figures() -> None:
     many = build_report(run_check(spec, CheckOptions(rounds=8000, workers=1)))
     assert all(many["players"]["3"]["stats"]["reliable"].values())
     assert facts_from_report(many, players=3) is not None
+
+
+def test_thresholds_come_from_the_rules_file() -> None:
+    from deckgen.rulecheck.check import CheckOptions, run_check
+    from deckgen.rulecheck.report import build_report
+
+    spec = load_rules(FIXTURES / "double-twelve-line.toml")
+    opts = CheckOptions(rounds=1000, workers=1, judge_rounds=200, invariant_rounds=50)
+    base = build_report(run_check(spec, opts))
+    assert {"blocked", "playing_time"} & _ids(base) == {"blocked"}  # no promise: no check
+    strict = spec.with_changes(
+        {"check": {"playing_time_minutes": 5, "blocked_max": 0.95, "draws_per_dealt_max": 50}}
+    )
+    report = build_report(run_check(strict, opts))
+    ids = _ids(report)
+    assert "playing_time" in ids and "blocked" not in ids and "draw_heavy" not in ids
+    w = next(w for w in report["warnings"] if w["id"] == "playing_time")
+    assert w["threshold"] == pytest.approx(7.5) and w["value"] > 7.5
+
+
+def test_a_bad_threshold_is_a_user_error() -> None:
+    from deckgen.errors import DeckgenError
+
+    spec = load_rules("two-player")
+    with pytest.raises(DeckgenError, match="blocked_max"):
+        spec.with_changes({"check": {"blocked_max": 2}})
