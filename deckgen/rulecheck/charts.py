@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 W, H = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 60, 20, 40, 50
+LEFT, RIGHT, TOP, BOTTOM = 60, 40, 40, 50
 FONT = "font-family='DejaVu Sans, sans-serif'"
 BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#888888"
 

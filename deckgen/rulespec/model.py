@@ -318,8 +318,9 @@ class RulesFile(_Strict):
     match: Match
     clause: list[Clause] = Field(min_length=1)
     note: list[Note] = Field(default_factory=list)
-    check: CheckLimits = Field(default_factory=CheckLimits)
-    """Thresholds of the rules check's design diagnostics (optional)."""
+    check: CheckLimits = Field(default_factory=CheckLimits, exclude=True)
+    """Thresholds of the rules check's design diagnostics (optional). Not a rule of
+    play: left out of dumps of the parameters (which hash what decides play)."""
 
     @field_validator("format")
     @classmethod

@@ -63,8 +63,10 @@ def test_double_twelve_on_a_line_warns(
 def test_bundled_double_twelve_has_no_text_mismatch() -> None:
     assert diagnose_texts(load_rules("double-twelve")) == []
     spec = load_rules("double-twelve").with_changes({"board.shape": "line"})
-    (w,) = diagnose_texts(spec)
-    assert "two new directions" in w["message"]
+    msgs = [w["message"] for w in diagnose_texts(spec)]
+    assert len(msgs) == 2, msgs  # its written_for, and the words of its text
+    assert any("written for board.shape = cross_doubles" in m for m in msgs)
+    assert any("two new directions" in m for m in msgs)
 
 
 def test_written_for_is_checked() -> None:
