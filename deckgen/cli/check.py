@@ -72,6 +72,9 @@ def _metrics_line(m: dict[str, Any]) -> str:
         return "-" if x is None else f"{x:.2f}"
 
     seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"]["matches"].items())
+    p = m["advantage"].get("p_values", {}).get("matches")
+    if p is not None:
+        seats += f" (p = {p:.2g})"
     return (
         f"match advantage by seat (points): {seats}; balance {num(m['balance']['matches'])}; "
         f"completion {pc(m['completion'])}; "

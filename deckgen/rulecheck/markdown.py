@@ -83,7 +83,9 @@ def _metrics(report: dict[str, Any], charts: dict[str, dict[str, str]]) -> list[
     ms = [per[k]["metrics"] for k in keys]
 
     def adv(m: dict[str, Any], kind: str) -> str:
-        return ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"][kind].items())
+        seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"][kind].items())
+        p = m["advantage"].get("p_values", {}).get(kind)
+        return seats + ("" if p is None else f" (p = {p:.2g})")
 
     def spread(d: dict[str, Any], fmt: str) -> str:
         return f"{_num(d['mean'], fmt)} ± {_num(d['stdev'], fmt)}"
@@ -94,8 +96,11 @@ def _metrics(report: dict[str, Any], charts: dict[str, dict[str, str]]) -> list[
     rows = [
         ("advantage per seat, rounds (points above fair)", [adv(m, "rounds") for m in ms]),
         ("advantage per seat, matches (points above fair)", [adv(m, "matches") for m in ms]),
-        ("advantage of the starting player", [
-            f"{100 * m['advantage']['starter']:+.1f}" for m in ms
+        ("advantage of the starting player (points above fair)", [
+            f"{100 * m['advantage']['starter']:+.1f}"
+            + (f" (p = {m['advantage']['p_values']['starter']:.2g})"
+               if "p_values" in m["advantage"] else "")
+            for m in ms
         ]),
         ("balance of seats, rounds / matches", [
             f"{_num(m['balance']['rounds'], '.3f')} / {_num(m['balance']['matches'], '.3f')}"

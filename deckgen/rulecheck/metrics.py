@@ -2,14 +2,17 @@
 
 Takes the report's ``STATS`` dict (see :func:`deckgen.rulecheck.report.stats_json`);
 gives a JSON-ready dict of metrics, each defined in ``docs/rules-check.md``: advantage
-of each seat (rounds and matches), balance, completion, drawishness, duration (mean
-and spread in turns and minutes, per round and per match), decision moves and
-branching factor, lead changes over a match, decisiveness. Pure.
+of each seat (rounds and matches, with the p-values of their significance tests),
+balance, completion, drawishness, duration (mean and spread in turns and minutes, per
+round and per match), decision moves and branching factor, lead changes over a match,
+decisiveness. Pure.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from deckgen.rulecheck.diagnostics import equal_chances, z_upper
 
 
 def _share(node: dict[str, Any] | None) -> float | None:
@@ -18,9 +21,13 @@ def _share(node: dict[str, Any] | None) -> float | None:
     return float(node["share"])
 
 
+def _counts(tally: dict[str, Any], sides: int) -> list[int]:
+    return [int(tally.get(str(s), {}).get("count", 0)) for s in range(sides)]
+
+
 def _seat_shares(tally: dict[str, Any], sides: int) -> tuple[list[float], int]:
     """Each side's share of the outcomes with one winner, and how many there were."""
-    counts = [int(tally.get(str(s), {}).get("count", 0)) for s in range(sides)]
+    counts = _counts(tally, sides)
     won = sum(counts)
     return ([c / won for c in counts] if won else [], won)
 
@@ -44,6 +51,17 @@ def metrics_of(st: dict[str, Any], seconds_per_turn: float, setup_seconds: float
             "rounds": {str(s): round(x - 1 / sides, 5) for s, x in enumerate(round_shares)},
             "matches": {str(s): round(x - 1 / sides, 5) for s, x in enumerate(match_shares)},
             "starter": round((_share(st["first_player_win_share"]) or fair) - fair, 5),
+            "p_values": {
+                "rounds": _p(equal_chances(_counts(st["wins_by_seat"], sides))),
+                "matches": _p(equal_chances(_counts(st["match_winner"], sides))),
+                "starter": _p(
+                    z_upper(
+                        int(st["first_player_win_share"]["count"]),
+                        int(st["first_player_win_share"]["of"]),
+                        fair,
+                    )
+                ),
+            },
         },
         "balance": {
             "rounds": round(1 - (max(round_shares) - min(round_shares)), 5)
@@ -75,3 +93,7 @@ def metrics_of(st: dict[str, Any], seconds_per_turn: float, setup_seconds: float
         "decisiveness": (st.get("decided_at") or {}).get("mean"),
     }
     return out
+
+
+def _p(p: float) -> float:
+    return float(f"{p:.3g}")
