@@ -82,7 +82,7 @@ def round_length_svg(
     return _svg(title, body)
 
 
-def wins_svg(stats: dict[str, Any], title: str) -> str:
+def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
     """Per side: share of the rounds and of the matches with one winner, with 95 %
     intervals, against the fair share (dashed)."""
     fair = float(stats["first_player_fair_share"])
@@ -115,14 +115,14 @@ def wins_svg(stats: dict[str, Any], title: str) -> str:
     slot = pw / sides
     bw = slot / 3
     for s in range(sides):
-        for g, (label, _) in enumerate(groups):
+        for g, (kind, _) in enumerate(groups):
             v, lo, hi = shares[g][s]
             x = LEFT + s * slot + slot / 6 + g * bw
             h = ph * v / ymax
             colour = BLUE if g == 0 else ORANGE
             body.append(
                 f"<rect x='{x:.1f}' y='{TOP + ph - h:.1f}' width='{bw - 4:.1f}' height='{h:.1f}' "
-                f"fill='{colour}'><title>{label}: {100 * v:.1f} %</title></rect>"
+                f"fill='{colour}'><title>{kind}: {100 * v:.1f} %</title></rect>"
             )
             cx = x + (bw - 4) / 2
             y1, y2 = TOP + ph - ph * lo / ymax, TOP + ph - ph * hi / ymax
@@ -140,7 +140,7 @@ def wins_svg(stats: dict[str, Any], title: str) -> str:
             )
         body.append(
             f"<text x='{LEFT + (s + 0.5) * slot:.1f}' y='{TOP + ph + 16}' "
-            f"text-anchor='middle'>seat {s}</text>"
+            f"text-anchor='middle'>{label} {s}</text>"
         )
     fy = TOP + ph - ph * fair / ymax
     body.append(
@@ -196,7 +196,11 @@ def charts_of(key: str, sec: dict[str, Any], playing_time: dict[str, Any]) -> di
             float(playing_time["setup_seconds_per_round"]),
             f"{key} players: length of a round ({st['rounds']:,} rounds)",
         ),
-        "wins": wins_svg(st, f"{key} players: who wins rounds and matches"),
+        "wins": wins_svg(
+            st,
+            f"{key} players: who wins rounds and matches",
+            "team" if round(1 / float(st["first_player_fair_share"])) < int(key) else "seat",
+        ),
         "clauses": clauses_svg(
             sec["coverage"]["clauses"], f"{key} players: how often each clause decides"
         ),

@@ -233,3 +233,23 @@ def test_a_bad_threshold_is_a_user_error() -> None:
     spec = load_rules("two-player")
     with pytest.raises(DeckgenError, match="blocked_max"):
         spec.with_changes({"check": {"blocked_max": 2}})
+
+
+def test_wins_chart_names_teams_and_draws_intervals() -> None:
+    from deckgen.rulecheck.charts import wins_svg
+
+    def share(k: int, of: int) -> dict[str, Any]:
+        return {"count": k, "of": of, "share": k / of, "ci95": [k / of - 0.02, k / of + 0.02]}
+
+    stats = {
+        "first_player_fair_share": 0.5,
+        "wins_by_seat": {"0": share(600, 1000), "1": share(400, 1000)},
+        "match_winner": {"0": share(60, 100), "1": share(40, 100)},
+    }
+    svg = wins_svg(stats, "t", "team")
+    root = ET.fromstring(svg)
+    assert "team 0" in svg and "team 1" in svg and "seat" not in svg
+    rects = [e for e in root.iter() if e.tag.endswith("rect")]
+    assert len(rects) == 5  # the background and four bars
+    heights = [float(r.get("height", 0)) for r in rects[1:]]
+    assert heights[0] == pytest.approx(heights[1]) and heights[0] > heights[2]
