@@ -47,9 +47,12 @@ def _safe_px(deck_file: Path) -> tuple[float, float, float, float]:
     deck = load_deck(deck_file)
     k = DPI / 72 * MM
     inset = (deck.bleed_mm + deck.safe_mm) * k
-    return inset, inset, (deck.width_mm + 2 * deck.bleed_mm) * k - inset, (
-        deck.height_mm + 2 * deck.bleed_mm
-    ) * k - inset
+    return (
+        inset,
+        inset,
+        (deck.width_mm + 2 * deck.bleed_mm) * k - inset,
+        (deck.height_mm + 2 * deck.bleed_mm) * k - inset,
+    )
 
 
 def _deck_with_picture(folder: Path, text: str, rules: str = "") -> Path:
@@ -67,8 +70,10 @@ def test_picture_sits_above_the_text_inside_the_safe_area(tmp_path: Path) -> Non
     red_top, red_bottom = _rows(red)
     red_left, red_right = _cols(red)
     left, top, right, bottom = _safe_px(deck_file)
-    assert red_top >= top - 1 and red_bottom <= bottom + 1
-    assert red_left >= left - 1 and red_right <= right + 1
+    assert red_top >= top - 1
+    assert red_bottom <= bottom + 1
+    assert red_left >= left - 1
+    assert red_right <= right + 1
     # contain fit: the 2:1 picture fills its box's height, centred
     assert red_bottom - red_top > 0.26 * (bottom - top)
     assert abs((red_left + red_right) / 2 - (left + right) / 2) < 2
@@ -112,8 +117,6 @@ def test_short_rules_choose_a_shorter_text_to_leave_the_picture_its_room(
 
 
 def test_a_missing_imprint_picture_names_its_key(tmp_path: Path) -> None:
-    deck_file = write_deck(
-        tmp_path, {"name": "Gone", "imprint": {"picture": "nowhere.png"}}
-    )
-    with pytest.raises(ResourceError, match="imprint.picture"):
+    deck_file = write_deck(tmp_path, {"name": "Gone", "imprint": {"picture": "nowhere.png"}})
+    with pytest.raises(ResourceError, match=r"imprint\.picture"):
         load_deck(deck_file)
