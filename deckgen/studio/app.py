@@ -179,10 +179,8 @@ class Studio:
             return
         if key not in EDITABLE_KEYS:
             raise BadRequest({key: "unknown key"})
-        if (
-            not isinstance(value, str | int | float | bool)
-            or (isinstance(value, float)
-            and value != value)
+        if not isinstance(value, str | int | float | bool) or (
+            isinstance(value, float) and value != value
         ):
             raise BadRequest({key: "not a value"})
         self.project.set_value(key, value)

@@ -80,15 +80,16 @@ def serve(options: ServeOptions, *, out: TextIO = sys.stdout, err: TextIO = sys.
     )
     app = create_app(project, settings)
     url = studio_url(options.host, port, token)
-    out.write(f"{url}\n")
-    out.write(f"deckgen studio: editing {project.deck_path}; press Ctrl+C to stop\n")
-    out.flush()
     if options.host not in LOOPBACK:
         err.write(
             f"warning: the studio listens on {options.host}, not only on this computer: anyone "
             "who can reach that address and has the link can change the deck and read its "
             "pictures\n"
         )
+        err.flush()
+    out.write(f"{url}\n")
+    out.write(f"deckgen studio: editing {project.deck_path}; press Ctrl+C to stop\n")
+    out.flush()
     if options.open_browser:
         import threading
         import webbrowser

@@ -19,7 +19,7 @@ from deckgen.deck.spec import load_deck
 from deckgen.errors import ResourceError
 from deckgen.product import load_printed_deck
 from deckgen.resources import images_dir
-from tests.deck.deck_testkit import render_page, write_deck
+from deck_testkit import render_page, write_deck
 
 DPI = 150.0
 
