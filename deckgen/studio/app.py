@@ -133,6 +133,7 @@ class Studio:
                 "file": Path(file).name,
                 "demo": is_demo(ref),
                 "url": f"/api/picture/{slot.name}?v={digest}",
+                "original_url": f"/api/picture/{slot.name}?v={digest}&original=1",
                 "size_px": list(size),
                 "focus": list(focus),
                 "zoom": zoom,
@@ -328,7 +329,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
             msg = f"the picture is larger than {MAX_UPLOAD_BYTES / 1e6:.0f} MB; use a smaller one"
             return JSONResponse({"ok": False, "errors": {slot.dotted: msg}}, 413)
-        shown = request.headers.get("x-file-name", "picture")[:120]
+        shown = _shown_name(request.headers.get("x-file-name", ""))
         try:
             tmp = await receive_upload(project, request.stream())
         except DeckgenError as exc:
@@ -338,7 +339,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             try:
                 made = accept_picture(project, tmp, slot=slot.name, shown_name=shown)
             except DeckgenError as exc:
-                raise BadRequest({slot.dotted: f"{exc.what}. {exc.fix or ''}".strip()}) from None
+                raise BadRequest({slot.dotted: _sentence(exc)}) from None
             project.set_picture(slot, made.file)
 
         return await answer(request, work)
@@ -355,7 +356,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             slot = slot_of(request)
         except BadRequest as exc:
             return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
-        data = await run_in_threadpool(_thumbnail, project, slot)
+        original = request.query_params.get("original") == "1"
+        data = await run_in_threadpool(_thumbnail, project, slot, original)
         if data is None:
             return Response("no picture", 404)
         return Response(
@@ -432,6 +434,24 @@ _CSP = (
 )
 
 
+def _shown_name(header: str) -> str:
+    """The browser's file name, for messages only (never a path)."""
+    from urllib.parse import unquote
+
+    name = unquote(header).replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable())[:80]
+    return name or "picture"
+
+
+def _sentence(exc: DeckgenError) -> str:
+    """An error as one or two sentences for the page (what, then how to fix it)."""
+    text = exc.what.rstrip(". ") + "."
+    if exc.fix:
+        fix = exc.fix.strip()
+        text += " " + fix[:1].upper() + fix[1:].rstrip(".") + "."
+    return text
+
+
 def _slug(project: StudioProject) -> str:
     from deckgen.deck.spec import slugify
 
@@ -446,15 +466,15 @@ def _download(data: bytes, name: str) -> Response:
     )
 
 
-def _thumbnail(project: StudioProject, slot: Slot) -> bytes | None:
-    """The slot's picture (its original upload when cropped), at most THUMB_PX a side."""
+def _thumbnail(project: StudioProject, slot: Slot, original: bool) -> bytes | None:
+    """The slot's picture (or the upload it was cropped from), at most THUMB_PX a side."""
     from deckgen.deck.pictures import open_picture
 
     with project.lock:
         file = ref_file(project.picture_ref(slot))
         if file is None:
             return None
-        crop = project.crops.get(file)
+        crop = project.crops.get(file) if original else None
         path = _picture_path(project, crop.original if crop else file)
     try:
         im = open_picture(path, where=slot.dotted).image

@@ -76,7 +76,13 @@ def accept_picture(
     from PIL import Image
 
     try:
-        decoded = open_picture(tmp, where=f"upload '{shown_name}'")
+        try:
+            decoded = open_picture(tmp, where=f"upload '{shown_name}'")
+        except ResourceError as exc:
+            # the message names the file the user chose, not our temporary file
+            raise ResourceError(
+                exc.what.replace(tmp.name, shown_name), where=exc.where, fix=exc.fix
+            ) from None
         with Image.open(tmp) as im:
             fmt = str(im.format)
         data = tmp.read_bytes()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from deck_testkit import render_page, write_deck
 from PIL import Image
 
 from deckgen.deck.geometry import MM
@@ -19,7 +20,6 @@ from deckgen.deck.spec import load_deck
 from deckgen.errors import ResourceError
 from deckgen.product import load_printed_deck
 from deckgen.resources import images_dir
-from deck_testkit import render_page, write_deck
 
 DPI = 150.0
 

@@ -341,3 +341,25 @@ def test_the_deck_zip_builds_again_from_the_command_line(
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "o" / "cards.pdf").is_file()
+
+
+def test_an_upload_error_names_the_users_file(client: TestClient) -> None:
+    r = client.put(
+        "/api/picture/value-1",
+        content=b"%PDF-1.4 not a picture",
+        headers={"x-file-name": "Holiday%20photo.pdf"},
+    )
+    message = r.json()["errors"]["faces.pictures[0]"]
+    assert "'Holiday photo.pdf' is not a picture" in message
+    assert "upload-" not in message
+    assert ". Use a JPEG" in message
+
+
+def test_the_slot_shows_the_crop_and_the_editor_the_original(client: TestClient) -> None:
+    client.put("/api/picture/value-1", content=photo((1000, 800)), headers={"x-file-name": "a.jpg"})
+    state = client.post("/api/crop/value-1", json={"focus": [0.3, 0.3], "zoom": 2}).json()["state"]
+    slot = state["slots"]["value-1"]
+    shown = Image.open(io.BytesIO(client.get(slot["url"]).content))
+    original = Image.open(io.BytesIO(client.get(slot["original_url"]).content))
+    assert shown.size == (400, 400)
+    assert original.size == (1000, 800)

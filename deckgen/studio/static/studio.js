@@ -150,6 +150,10 @@
       el.classList.toggle("empty", !has);
       el.classList.toggle("demo", !!slot.demo);
       if (has && img.getAttribute("src") !== slot.url) img.src = slot.url;
+      if (has) {
+        const f = slot.zoom > 1 ? [0.5, 0.5] : slot.focus;
+        img.style.objectPosition = `${f[0] * 100}% ${f[1] * 100}%`;
+      }
       if (!has) img.removeAttribute("src");
       const [text, low] = quality(slot);
       const q = $(".quality", el);
@@ -291,7 +295,7 @@
     $("#crop-trim").style.borderRadius = px(f.radius);
     $("#crop-cut").style.borderRadius = px(f.radius);
     const box = $("#crop-box");
-    box.style.backgroundImage = `url("${slot.url}")`;
+    box.style.backgroundImage = `url("${slot.original_url}")`;
     box.style.backgroundSize = `${100 / r.w}% ${100 / r.h}%`;
     box.style.backgroundPosition = `${r.w < 1 ? (r.x / (1 - r.w)) * 100 : 0}% ${r.h < 1 ? (r.y / (1 - r.h)) * 100 : 0}%`;
     const [w, h] = crop.size;
@@ -314,7 +318,7 @@
     crop.focus = slot.focus ? slot.focus.slice() : [0.5, 0.5];
     crop.size = slot.size_px;
     crop.ratio = slot.frame.box[2] / slot.frame.box[3];
-    $("#crop-img").src = slot.url;
+    $("#crop-img").src = slot.original_url;
     $("#crop-zoom").value = String(crop.zoom);
     drawCrop();
     dialog.showModal();
