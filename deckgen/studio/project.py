@@ -282,10 +282,8 @@ class StudioProject:
                 node.pop(key, None)
             else:
                 node[key] = value
-            if dotted == "set":
+            if dotted in ("set", "faces.style"):
                 self._fit_pictures(candidate)
-            if dotted == "name" and not self.get("cover.title"):
-                pass  # the cover shows the name by itself
             self._commit(candidate, dotted)
 
     def set_many(self, changes: dict[str, Any], *, remove: tuple[str, ...] = ()) -> None:
@@ -310,8 +308,11 @@ class StudioProject:
             return
         if not 1 <= top <= 18:
             return
-        faces = candidate.setdefault("faces", {})
+        faces = candidate.get("faces") or {}
         pictures = list(faces.get("pictures") or [])
+        if not pictures and faces.get("style", "pips") not in ("pictures", "pictures+pips"):
+            return  # a deck without pictures keeps none
+        candidate["faces"] = faces
         for value in range(top + 1, len(pictures) + 1):
             self.stash[value] = pictures[value - 1]
         pictures = pictures[:top]

@@ -8,8 +8,9 @@ send requests to 127.0.0.1) and, through DNS rebinding, under a foreign host nam
    (``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT`` or the ``--host`` given);
    a rebound foreign name is refused.
 2. **Origin**: a request that changes anything (every method but GET/HEAD) carries an
-   ``Origin`` header equal to the studio's own; any request a browser marks as
-   cross-site (``Sec-Fetch-Site: cross-site`` or a foreign ``Origin``) is refused.
+   ``Origin`` header equal to the studio's own; any request a browser marks as coming
+   from another site or another port (``Sec-Fetch-Site`` other than ``same-origin`` or
+   ``none``, or a foreign ``Origin``) is refused.
 3. **Token**: the random session token printed with the URL, either in the query
    (``?token=...``, first visit: it is then set as an HttpOnly, SameSite=Strict
    cookie and the browser is sent on to the URL without it) or in that cookie.
@@ -35,6 +36,10 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+FETCH_SITES_OK = frozenset({"same-origin", "none"})
+"""``Sec-Fetch-Site`` values let through: the studio's own page, or the user opening a
+link or bookmark. ``same-site`` is refused too: another server on this computer (another
+port) is the same site, and cookies do not tell ports apart."""
 
 
 def new_token() -> str:
@@ -99,7 +104,7 @@ class StudioGuard:
         if origin is not None and origin not in s.origins:
             await _refuse(send, 403, "Requests from other web sites are refused.")
             return
-        if headers.get("sec-fetch-site") == "cross-site":
+        if headers.get("sec-fetch-site", "same-origin") not in FETCH_SITES_OK:
             await _refuse(send, 403, "Requests from other web sites are refused.")
             return
         if method not in SAFE_METHODS and origin is None:

@@ -363,3 +363,21 @@ def test_the_slot_shows_the_crop_and_the_editor_the_original(client: TestClient)
     original = Image.open(io.BytesIO(client.get(slot["original_url"]).content))
     assert shown.size == (400, 400)
     assert original.size == (1000, 800)
+
+
+def test_a_pips_deck_gets_pictures_when_it_changes_to_pictures(tmp_path: Path) -> None:
+    from conftest import make_client
+
+    deck = tmp_path / "pips.toml"
+    deck.write_text('name = "Pips"\nset = "double-6"\n', encoding="utf-8")
+    project = StudioProject.open(deck)
+    with make_client(project) as client:
+        client.post("/api/field", json={"key": "set", "value": "double-9"})
+        assert "faces" not in deck_data(project)
+        r = client.post("/api/field", json={"key": "faces.style", "value": "pictures"})
+        assert r.status_code == 200
+    assert len(deck_data(project)["faces"]["pictures"]) == 9
+    page_deck = tmp_path / "big.toml"
+    page_deck.write_text('name = "Big"\nset = "double-15"\n', encoding="utf-8")
+    with make_client(StudioProject.open(page_deck)) as client:
+        assert '<option value="double-15" selected>' in client.get("/").text

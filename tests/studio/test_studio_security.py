@@ -88,7 +88,13 @@ def test_cross_site_reads_are_refused(project: StudioProject) -> None:
         == 403
     )
     assert client.get("/api/state", headers={"origin": "http://evil.example"}).status_code == 403
+    # another server on this computer (another port) is "same-site", and gets the cookie
+    assert (
+        client.get("/api/card/cover.png", headers={"sec-fetch-site": "same-site"}).status_code
+        == 403
+    )
     assert client.get("/api/state", headers={"sec-fetch-site": "same-origin"}).status_code == 200
+    assert client.get("/", headers={"sec-fetch-site": "none"}).status_code == 200
 
 
 def test_allowed_hosts_name_only_the_bound_address() -> None:
