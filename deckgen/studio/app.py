@@ -171,6 +171,7 @@ class Studio:
                     {"id": c, "key": keys[c], "label": labels.get(c, c)}
                     for c in card_ids(deck.dset.max_pip)
                 ],
+                "notes": dict(self.previews.notes),
             }
 
     # -- changes -----------------------------------------------------------------------

@@ -101,7 +101,8 @@ class PreviewCache:
         self._png: OrderedDict[str, bytes] = OrderedDict()
         self.cards_drawn = 0
         """How many cards were drawn so far (the tests read it)."""
-        self.warnings: dict[str, list[str]] = {}
+        self.notes: dict[str, list[str]] = {}
+        """What the deck code warned about when it last drew each card (text cut short)."""
 
     def keys(self, project: StudioProject) -> dict[str, str]:
         return {card: card_key(project, card) for card in card_ids(project.max_pip)}
@@ -141,11 +142,30 @@ class PreviewCache:
         if BACK in cards:
             pdf = render_pdf(deck, back=True, reporter=reporter, store=store)
             pages += rasterize_pages(pdf.data, dpi=self.dpi)
-        for card, page in zip([*fronts, *([BACK] if BACK in cards else [])], pages, strict=True):
+        drawn = [*fronts, *([BACK] if BACK in cards else [])]
+        for card in drawn:
+            self.notes.pop(card, None)
+        for message in reporter.warnings:
+            card = _card_named(message, drawn)
+            self.notes.setdefault(card, []).append(message)
+        for card, page in zip(drawn, pages, strict=True):
             buf = io.BytesIO()
             trim_image(page, deck, self.dpi).save(buf, format="PNG", compress_level=1)
             self._png[keys[card]] = buf.getvalue()
             self.cards_drawn += 1
         while len(self._png) > MAX_CACHED:
             self._png.popitem(last=False)
-        self.warnings = {"all": list(reporter.warnings)}
+
+
+def _card_named(message: str, cards: list[str]) -> str:
+    """The card a warning of the deck code is about (``deck`` when it names none)."""
+    import re
+
+    if "cover card" in message:
+        return "cover"
+    if "imprint card" in message:
+        return "imprint"
+    tile = re.search(r"\btile (\d+-\d+)", message)
+    if tile and tile.group(1) in cards:
+        return tile.group(1)
+    return "deck"

@@ -381,3 +381,14 @@ def test_a_pips_deck_gets_pictures_when_it_changes_to_pictures(tmp_path: Path) -
     page_deck.write_text('name = "Big"\nset = "double-15"\n', encoding="utf-8")
     with make_client(StudioProject.open(page_deck)) as client:
         assert '<option value="double-15" selected>' in client.get("/").text
+
+
+def test_text_that_does_not_fit_is_noted_on_its_card(client: TestClient) -> None:
+    client.post("/api/field", json={"key": "imprint.text", "value": "many words " * 500})
+    client.get("/api/card/imprint.png")
+    notes = client.get("/api/state").json()["notes"]
+    assert "does not fit" in notes["imprint"][0]
+    assert "cover" not in notes
+    client.post("/api/field", json={"key": "imprint.text", "value": "short"})
+    client.get("/api/card/imprint.png")
+    assert "imprint" not in client.get("/api/state").json()["notes"]

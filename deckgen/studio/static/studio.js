@@ -193,6 +193,7 @@
     if (!state.cards.some((c) => c.id === current)) current = "cover";
     choice.value = current;
     const card = state.cards.find((c) => c.id === current);
+    renderNotes();
     const big = $("#big-card");
     proportions(big);
     const url = cardUrl(card);
@@ -223,7 +224,30 @@
     });
   }
 
-  $("#big-card").addEventListener("load", (e) => e.target.classList.remove("loading"));
+  async function refreshNotes() {
+    // the deck code's warnings come with the drawing, so ask for them once it is done
+    const response = await fetch("/api/state", { credentials: "same-origin" });
+    if (!response.ok) return;
+    const fresh = await response.json();
+    if (fresh.version !== state.version) return;
+    state.notes = fresh.notes;
+    renderNotes();
+  }
+
+  function renderNotes() {
+    const list = $("#card-notes");
+    list.innerHTML = "";
+    for (const text of [...(state.notes[current] || []), ...(state.notes.deck || [])]) {
+      const li = document.createElement("li");
+      li.textContent = text;
+      list.appendChild(li);
+    }
+  }
+
+  $("#big-card").addEventListener("load", (e) => {
+    e.target.classList.remove("loading");
+    refreshNotes();
+  });
   $("#card-choice").addEventListener("change", (e) => { current = e.target.value; renderPreview(); });
   function step(delta) {
     const i = state.cards.findIndex((c) => c.id === current);
