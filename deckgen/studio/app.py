@@ -279,7 +279,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         return JSONResponse({"ok": True, "state": state}, headers=NO_STORE)
 
     async def page(request: Request) -> Response:
-        from deckgen.studio.printing import card_sizes, profile_names
+        from deckgen.studio.printing import card_sizes, profiles
 
         lang = lang_of(request)
         state = await run_in_threadpool(studio.state, lang)
@@ -293,7 +293,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
                 lang=lang,
                 state=state,
                 sizes=card_sizes(),
-                profiles=profile_names(),
+                profiles=profiles(),
                 rules=rules,
                 sets=[f"double-{n}" for n in range(6, 13)],
             )

@@ -36,10 +36,11 @@ def profile_names() -> list[str]:
     return [p.name for p in all_presets()]
 
 
-def profile_title(name: str) -> str:
-    from deckgen.deck.presets import load_preset
+def profiles() -> list[tuple[str, str]]:
+    """Each vendor profile's name and title, for a choice on the page."""
+    from deckgen.deck.presets import all_presets
 
-    return load_preset(name).title
+    return [(p.name, p.title) for p in all_presets()]
 
 
 def profile_card(name: str) -> dict[str, Any]:

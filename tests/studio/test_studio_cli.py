@@ -85,3 +85,17 @@ def test_a_deck_file_that_does_not_load_is_a_clear_error(runner: CliRunner, tmp_
     assert result.exit_code == 2
     assert "error:" in result.output
     assert "double-99" in result.output
+
+
+def test_a_port_in_use_is_a_clear_error(runner: CliRunner, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        result = runner.invoke(
+            app, ["studio", "--no-browser", "--port", str(port), str(tmp_path / "d")]
+        )
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
