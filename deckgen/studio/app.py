@@ -35,6 +35,7 @@ from deckgen.studio.project import (
     is_demo,
     ref_file,
     ref_focus,
+    sentence,
 )
 from deckgen.studio.security import GuardSettings, StudioGuard
 from deckgen.studio.slots import (
@@ -340,7 +341,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             try:
                 made = accept_picture(project, tmp, slot=slot.name, shown_name=shown)
             except DeckgenError as exc:
-                raise BadRequest({slot.dotted: _sentence(exc)}) from None
+                raise BadRequest({slot.dotted: sentence(exc)}) from None
             project.set_picture(slot, made.file)
 
         return await answer(request, work)
@@ -442,15 +443,6 @@ def _shown_name(header: str) -> str:
     name = unquote(header).replace("\\", "/").rsplit("/", 1)[-1]
     name = "".join(ch for ch in name if ch.isprintable())[:80]
     return name or "picture"
-
-
-def _sentence(exc: DeckgenError) -> str:
-    """An error as one or two sentences for the page (what, then how to fix it)."""
-    text = exc.what.rstrip(". ") + "."
-    if exc.fix:
-        fix = exc.fix.strip()
-        text += " " + fix[:1].upper() + fix[1:].rstrip(".") + "."
-    return text
 
 
 def _slug(project: StudioProject) -> str:

@@ -106,7 +106,7 @@ def new_deck_data(name: str = NEW_DECK_NAME) -> dict[str, Any]:
             "pictures": [demo_picture(v) for v in range(1, 8)],
         },
         "back": {"background": "#1d3557", "pattern": "lattice", "logo": "demo:logo.png"},
-        "cover": {"title": name, "subtitle": "", "picture": "demo:cover.jpg"},
+        "cover": {"subtitle": "", "picture": "demo:cover.jpg"},
         "imprint": {"text": ""},
     }
     return data
@@ -133,10 +133,15 @@ def _error_key(exc: DeckgenError, fallback: str) -> str:
     return match.group(1) if match else fallback
 
 
-def _short(exc: DeckgenError) -> str:
+def sentence(exc: DeckgenError) -> str:
+    """An error as one or two sentences for the page: what, then how to fix it.
+
+    The file and key stay out: the page shows the message next to the field.
+    """
     text = exc.what.rstrip(". ") + "."
     if exc.fix:
-        text += " " + exc.fix.rstrip(". ") + "."
+        fix = exc.fix.strip()
+        text += " " + fix[:1].upper() + fix[1:].rstrip(".") + "."
     return text
 
 
@@ -260,7 +265,7 @@ class StudioProject:
 
                 with_short_rules(deck)
         except DeckgenError as exc:
-            raise ChangeRejected({_error_key(exc, blame): _short(exc)}) from None
+            raise ChangeRejected({_error_key(exc, blame): sentence(exc)}) from None
 
     def _commit(self, candidate: dict[str, Any], blame: str) -> None:
         self._check(candidate, blame)
