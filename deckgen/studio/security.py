@@ -105,7 +105,12 @@ class StudioGuard:
             await _refuse(send, 403, "Requests from other web sites are refused.")
             return
         if headers.get("sec-fetch-site", "same-origin") not in FETCH_SITES_OK:
-            await _refuse(send, 403, "Requests from other web sites are refused.")
+            await _refuse(
+                send,
+                403,
+                "Requests from other web sites are refused. To open the studio, paste the "
+                "link that `deckgen studio` printed into the address bar.",
+            )
             return
         if method not in SAFE_METHODS and origin is None:
             await _refuse(send, 403, "A change must come from the studio's own page.")

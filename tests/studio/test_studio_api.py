@@ -337,7 +337,16 @@ def test_the_deck_zip_builds_again_from_the_command_line(
     unzip(data.content, folder)
     assert (folder / "deck.toml").read_bytes() == project.deck_path.read_bytes()
     result = runner.invoke(
-        app, ["deck", "build", str(folder / "deck.toml"), "--out", str(tmp_path / "o"), "--quiet"]
+        app,
+        [
+            "deck",
+            "build",
+            str(folder / "deck.toml"),
+            "--out",
+            str(tmp_path / "o"),
+            "--quiet",
+            "--no-preview",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "o" / "cards.pdf").is_file()
