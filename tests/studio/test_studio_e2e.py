@@ -238,11 +238,13 @@ def test_a_family_makes_a_double7_photo_deck_from_scratch(context: Any, tmp_path
         version = _wait_saved(page, version)
         cropped = _deck(folder)["faces"]["pictures"][0]
         assert str(cropped).endswith("-crop.jpg")
+        assert page.input_value("#card-choice") == "1-1"  # the preview shows the new crop
         with Image.open(folder / cropped) as im:
             assert im.width == pytest.approx(800 / 2, abs=2)  # a square half of an 1000 x 800 photo
 
         # the title: the cover preview changes, the tiles do not
         tile_src = page.locator('#sheet img[data-card="3-5"]').get_attribute("src")
+        page.click('#sheet img[data-card="cover"]')
         _big_card_loaded(page)
         before = page.locator("#big-card").screenshot()
         old_src = page.locator("#big-card").get_attribute("src")

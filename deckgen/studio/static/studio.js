@@ -52,7 +52,14 @@
     return null;
   }
 
-  async function send(method, url, body, headers, errorKey) {
+  function cardFor(slotName) {
+    // the card that shows a slot's picture best: a double for a number
+    const m = /^value-(\d+)$/.exec(slotName);
+    if (m) return `${m[1]}-${m[1]}`;
+    return { cover: "cover", imprint: "imprint", logo: "back", back: "back" }[slotName] || current;
+  }
+
+  async function send(method, url, body, headers, errorKey, showCard) {
     status(T.saving, true);
     let response;
     try {
@@ -70,6 +77,7 @@
       return false;
     }
     clearErrors(errorKey);
+    if (showCard) current = showCard;
     const reload = data.state.max_pip !== state.max_pip;
     state = data.state;
     if (reload) { location.reload(); return true; }
@@ -111,7 +119,7 @@
     status(T.uploading, true);
     return send("PUT", `/api/picture/${slotName}`, file,
       { "content-type": file.type || "application/octet-stream", "x-file-name": encodeURIComponent(file.name) },
-      slot ? slot.key : "_");
+      slot ? slot.key : "_", cardFor(slotName));
   }
 
   for (const el of $$(".slot")) {
@@ -364,13 +372,21 @@
     wrap.addEventListener("pointerdown", (e) => { active = true; wrap.setPointerCapture(e.pointerId); moveTo(e); });
     wrap.addEventListener("pointermove", (e) => { if (active) moveTo(e); });
     wrap.addEventListener("pointerup", () => { active = false; });
+    wrap.addEventListener("keydown", (e) => {
+      const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      const d = steps[e.key];
+      if (!d) return;
+      e.preventDefault();
+      crop.focus = crop.focus.map((v, i) => Math.min(Math.max(v + d[i] * 0.02, 0), 1));
+      drawCrop();
+    });
   })();
 
   dialog.addEventListener("close", () => {
     if (dialog.returnValue !== "apply" || !crop.slot) return;
     const slot = state.slots[crop.slot];
     send("POST", `/api/crop/${crop.slot}`, JSON.stringify({ focus: crop.focus, zoom: crop.zoom }),
-      { "content-type": "application/json" }, slot.key);
+      { "content-type": "application/json" }, slot.key, cardFor(crop.slot));
   });
 
   function render() {
