@@ -142,6 +142,15 @@ def _register_subcommands() -> None:
 _register_subcommands()
 
 
+def _register_studio() -> None:
+    from deckgen.cli.studio import studio_command
+
+    app.command("studio")(studio_command)
+
+
+_register_studio()
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
