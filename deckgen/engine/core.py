@@ -307,6 +307,23 @@ class Engine:
         seat, tile = self._heaviest(hands)
         return seat, (tile if lead_mode == "starter_double" else -1), lead_mode, False
 
+    def _skip_doubles(self, rest: list[int], rng: random.Random) -> bool:
+        """Put turned-up doubles back into the stock ``rest`` (draw order, top first).
+
+        While the top tile is a double, it goes back at a uniformly random place below
+        the top (one ``rng.random()`` each), and the next tile comes up: the start tile
+        is then a uniform non-double and the stock stays uniformly shuffled. Returns
+        whether a double came up; nothing moves when the stock holds no non-double.
+        """
+        is_double = self.t.is_double
+        if not is_double[rest[0]] or all(is_double[i] for i in rest):
+            return False
+        rand = rng.random
+        while is_double[rest[0]]:
+            d = rest.pop(0)
+            rest.insert(1 + floor(rand() * len(rest)), d)
+        return True
+
     def setup_round(
         self,
         rng: random.Random,
@@ -371,18 +388,18 @@ class Engine:
                     lead_mode = self.opening.lead
                     lead_tile = tile if lead_mode == "starter_double" else -1
             break
-        stock = rest[::-1]
         turned_up = -1
         if lead_mode == "turned_up":
             fired.add("lead.turned_up")
-            skip = self.opening.turned_up_doubles == "skip"
-            for pos in range(len(stock) - 1, -1, -1):
-                if skip and t.is_double[stock[pos]]:
-                    fired.add("lead.skip_double")
-                    continue
-                turned_up = stock.pop(pos)
-                break
-            if turned_up < 0:
+            if self.opening.turned_up_doubles == "skip" and rest and self._skip_doubles(rest, rng):
+                fired.add("lead.skip_double")
+                if record is not None:
+                    record.stock = list(rest)
+        stock = rest[::-1]
+        if lead_mode == "turned_up":
+            if stock and not (self.opening.turned_up_doubles == "skip" and t.is_double[stock[-1]]):
+                turned_up = stock.pop()
+            else:
                 gaps.append(
                     Gap("lead.no_tile", "no tile may be turned up", _fallback("lead.no_tile"))
                 )
@@ -638,12 +655,14 @@ class Engine:
             drew = 0
             if not legal and can_draw:
                 while True:
-                    if limit and drew == limit:
-                        limit_hit = True
-                        break
+                    # only the reserve left and nothing fits: the round ends at once,
+                    # also when this player's own draws just brought the stock down
                     if len(stock) <= reserve:
                         if reserve:
                             end_kind = END_RESERVE
+                        break
+                    if limit and drew == limit:
+                        limit_hit = True
                         break
                     i = stock.pop()
                     hands[seat] |= 1 << i

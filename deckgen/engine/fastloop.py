@@ -132,13 +132,13 @@ def line_draw(
         if not (a or b):
             drew = found = 0
             while True:
-                if limit and drew == limit:
-                    limit_hit = True
-                    break
-                if len(stock) <= reserve:
+                if len(stock) <= reserve:  # checked first: see end.reserve
                     if reserve:
                         hands[seat] = h
                         return 2, -1, passes, draws + drew, drawn, drawn_played, limit_hit
+                    break
+                if limit and drew == limit:
+                    limit_hit = True
                     break
                 bit = 1 << stock.pop()
                 h |= bit

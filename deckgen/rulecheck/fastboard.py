@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from deckgen.engine.tables import Tables
-from deckgen.rulecheck.fastline import Deals, FastLine, Rounds
+from deckgen.rulecheck.fastline import Deals, FastLine, Rounds, put_back_doubles
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
@@ -148,7 +148,8 @@ class FastBoard(FastLine):
         """Rounds ``w`` cannot play: draw one tile after another, all at once.
 
         As the engine: stop at the first tile that fits, at the draw limit, or when only
-        the reserve is left (then the round ends if there is a reserve).
+        the reserve is left; a round whose mover found nothing with only the reserve
+        left ends there (also when the limit was reached on the last draw).
         """
         t = self.t
         limit = t.draw_limit
@@ -177,9 +178,8 @@ class FastBoard(FastLine):
             fr = np.nonzero(found)[0]
             legal[w[fr], tiles[fr, first[fr]]] = True
             has[w] = found
-        if reserve:
-            limit_hit = (ndraw == limit) if limit else np.zeros(len(w), dtype=bool)
-            end[w[~found & ~limit_hit]] = 2
+        if reserve:  # nothing fits and only the reserve is left: the round ends
+            end[w[~found & (left[w] <= reserve)]] = 2
 
     # ------------------------------------------------------------------ play
     def play(
@@ -233,14 +233,11 @@ class FastBoard(FastLine):
             turned = ~lead_any
         if turned.any():
             idx = np.nonzero(turned)[0]
-            cand = rest[idx]
-            ok = np.ones(cand.shape, dtype=bool)
             if self.opening.turned_up_doubles == "skip":
-                ok = ~self.is_double[cand]
-            assert ok.any(axis=1).all(), "no tile may be turned up"
-            pos = ok.argmax(axis=1)
-            taken_at[idx] = pos
-            start(idx, cand[np.arange(len(idx)), pos])
+                rest = rest.copy()
+                rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
+            taken_at[idx] = 0
+            start(idx, rest[idx, 0])
         lead_rows = ~turned
         if lead_rows.any():
             idx = np.nonzero(lead_rows)[0]

@@ -48,6 +48,28 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
     return None
 
 
+def put_back_doubles(rest: np.ndarray, is_double: np.ndarray, rng: Any) -> np.ndarray:
+    """Each stock (a row, draw order) with its turned-up doubles put back, as the engine.
+
+    While a row's top tile is a double, it goes back at a uniformly random place below
+    the top, and the next tile comes up (``lead.skip_double``). The fast path is only
+    offered where every stock holds a non-double (see :func:`unsupported`).
+    """
+    import numpy as np
+
+    rest = rest.copy()
+    m = rest.shape[1]
+    col = np.arange(m)[None, :]
+    assert (~is_double[rest]).any(axis=1).all(), "no tile may be turned up"
+    while True:
+        rows = np.nonzero(is_double[rest[:, 0]])[0]
+        if not len(rows):
+            return rest
+        j = 1 + (rng.random(len(rows)) * (m - 1)).astype(np.int64)[:, None]
+        src = np.where(col < j, col + 1, np.where(col == j, 0, col))
+        rest[rows] = np.take_along_axis(rest[rows], src, axis=1)
+
+
 @dataclass
 class Deals:
     """Deals as arrays: ``hands`` (rounds, players) bitmasks and ``rest`` (rounds, k)
@@ -311,15 +333,11 @@ class FastLine:
             turned = ~lead_any
         if turned.any():
             idx = np.nonzero(turned)[0]
-            cand = rest[idx]
-            ok = np.ones(cand.shape, dtype=bool)
             if self.opening.turned_up_doubles == "skip":
-                ok = ~self.is_double[cand]
-            # the fast path is only offered where a start tile always exists
-            assert ok.any(axis=1).all(), "no tile may be turned up"
-            pos = ok.argmax(axis=1)
-            tile = cand[np.arange(len(idx)), pos]
-            taken_at[idx] = pos
+                rest = rest.copy()
+                rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
+            tile = rest[idx, 0]
+            taken_at[idx] = 0
             e0[idx] = lo[tile]
             e1[idx] = hi[tile]
         lead_rows = ~turned
@@ -391,12 +409,13 @@ class FastLine:
                     d_end = np.full(len(di), -1, dtype=np.int64)
                     going = np.ones(len(di), dtype=bool)
                     while True:
-                        if limit:
-                            going &= d_drew < limit
+                        # the reserve is checked before the limit (end.reserve)
                         empty = going & (d_left <= reserve)
                         if reserve:
                             d_end[empty] = 2
                         going &= ~empty
+                        if limit:
+                            going &= d_drew < limit
                         if not going.any():
                             break
                         w = np.nonzero(going)[0]
