@@ -30,7 +30,8 @@ from pathlib import Path
 import pytest
 
 from deckgen.engine import Engine, make_bots, play_match, simulate_rounds
-from deckgen.engine.fastloop import set_bits
+from deckgen.engine.backends.lean import set_bits
+from deckgen.engine.setup import deal_tiles
 from deckgen.engine.record import match_record, record_json
 from deckgen.engine.results import Gap
 from deckgen.engine.scoring import score_round
@@ -263,7 +264,7 @@ def test_deal_equals_the_plain_deal(name: str) -> None:
             engine = Engine(spec, n)
             a, b = random.Random(n), random.Random(n)
             for _ in range(300):
-                assert engine._deal(a) == _plain_deal(engine, b)
+                assert deal_tiles(engine.t, a) == _plain_deal(engine, b)
                 assert a.random() == b.random()
 
 

@@ -1,16 +1,21 @@
-"""The play loops for random bots on a line: the hot path of simulations.
+"""The lean back-end: whole rounds of random bots on a line, the hot path of simulations.
 
-Takes hands (bitmasks over deck indices), the two open end values, the seat to move,
-one ``random`` method per seat and the compiled suit and pip tables; plays the round
-to its end and gives how it ended. Makes exactly the choices and random draws of the
-general loop in :mod:`deckgen.engine.core` (the golden corpus in
-``tests/engine/test_speed_equivalence.py`` holds every result equal):
+Supports (see :func:`supports`) a ``line`` layout where a drawn tile that fits must be
+laid, every seat a plain random bot, nothing recorded and no invariant checks. Takes
+the compiled tables, the deal's ``random.Random`` and one ``random`` method per seat;
+gives the :class:`~deckgen.engine.results.RoundResult` the kernel
+(:class:`~deckgen.engine.state.RoundState`) gives for the same deal and the same
+random numbers: ``tests/engine/test_backends_equal.py`` proves it round for round.
 
 - the legal tiles are ``a = hand & suit[e0]`` and ``b = hand & suit[e1]`` (``b`` empty
-  when both ends show the same number, so one placement counts once);
-- one ``random()`` per decision picks ``k = int(random() * (|a| + |b|))`` (computed
-  as ``floor``: the same for values >= 0, and faster): the k-th
-  lowest tile of ``a`` on end 0, else the (k - |a|)-th lowest of ``b`` on end 1.
+  when both ends show the same number, so one placement counts once): the kernel's
+  move order;
+- one ``random()`` per decision picks ``k = floor(random() * (|a| + |b|))``: the k-th
+  lowest tile of ``a`` on end 0, else the (k - |a|)-th lowest of ``b`` on end 1, as a
+  random bot picks ``moves[k]`` in the kernel;
+- the turn rules are :mod:`deckgen.engine.turn`'s: the reserve is checked before the
+  draw limit, so a player who has nothing to lay with only the reserve left ends the
+  round.
 
 The k-th lowest tile of a mask comes from :func:`set_bits`, a table of the set bits of
 every mask met so far (masks here are subsets of one suit, so the table stays small).
@@ -18,8 +23,14 @@ every mask met so far (masks here are subsets of one suit, so the table stays sm
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from math import floor
+
+from deckgen.engine.finish import Finisher, RoundTally
+from deckgen.engine.results import END_BLOCKED, END_OUT, END_RESERVE, Gap, RoundResult
+from deckgen.engine.setup import RoundStart, Setup, deal_tiles, find_starter, setup_round
+from deckgen.engine.tables import Tables
 
 BITS: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
 BITS_LIMIT = 1 << 18
@@ -182,3 +193,113 @@ def line_draw(
         seat += 1
         if seat == n:
             seat = 0
+
+
+_ENDS = (END_OUT, END_BLOCKED, END_RESERVE)
+"""The ends by the codes of :func:`line_draw`."""
+
+
+def supports(t: Tables) -> str | None:
+    """Why this back-end cannot play rounds of ``t`` (None: it can)."""
+    if t.shape != "line":
+        return "only a line layout"
+    if not t.must_play_drawn:
+        return "only rules where a drawn tile that fits must be laid"
+    return None
+
+
+def _plain_setup(t: Tables) -> bool:
+    """No rule deals again and no tile is turned up: setup is a deal and a starter."""
+    op = t.opening
+    return (
+        not t.redeal_doubles and op.no_double != "redeal" and op.lead in ("any", "starter_double")
+    )
+
+
+def lean_round(
+    t: Tables,
+    finisher: Finisher,
+    rng: random.Random,
+    rand: Sequence[Callable[[], float]],
+    start: RoundStart,
+) -> RoundResult:
+    """One round of random bots (``rand``: each seat's ``random``), not recorded."""
+    fired: set[str] = set()
+    gaps: list[Gap] = []
+    if _plain_setup(t):
+        hands, rest, dead = deal_tiles(t, rng)
+        starter, lead_tile, lead_mode, _ = find_starter(t, hands, start, fired, gaps)
+        fired.add("lead.any" if lead_mode == "any" else "lead.double")
+        setup = Setup(hands, rest[::-1], dead, None, starter, lead_tile, -1, 0, lead_mode)
+    else:
+        setup = setup_round(t, rng, start, fired=fired, gaps=gaps, keep_deal=False)
+    lo, hi = t.lo, t.hi
+    hands = setup.hands
+    seat = setup.starter
+    turns = played = 0
+    doubles = False
+    first = setup.turned_up
+    tally = RoundTally(
+        end=END_OUT, out_seat=-1, starter=seat, hands=hands, fired=fired, gaps=gaps,
+        turns=0, draws=0, passes=0, played=0, placed_double=False, drawn_played=False,
+        limit_hit=False, first_tile=first, turned_up=setup.turned_up, redeals=setup.redeals,
+    )  # fmt: skip
+    if first >= 0:
+        board = 1 << first
+    else:
+        turns = 1
+        r = rand[seat]
+        hand = hands[seat]
+        if setup.lead_tile >= 0:
+            r()  # a random bot draws once per decision, forced or not
+            first = setup.lead_tile
+        else:  # the k-th tile of the hand (whole hands would flood the set-bits table)
+            m = hand
+            k = floor(r() * hand.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            first = (m & -m).bit_length() - 1
+        board = 1 << first
+        hands[seat] = hand ^ board
+        played = 1
+        doubles = t.is_double[first]
+        tally.first_tile = first
+        if not hands[seat]:
+            tally.out_seat = seat
+            tally.turns = tally.played = 1
+            tally.placed_double = doubles
+            return finisher.finish(tally)
+        seat = seat + 1 if seat + 1 < t.players else 0
+    before = 0
+    for h in hands:
+        before |= h
+    if t.draw == "none":
+        out_seat, passes = line_no_draw(hands, lo[first], hi[first], seat, rand, t.suit, t.pipsum)
+        code, draws, drawn, drawn_played, limit_hit = (
+            (0 if out_seat >= 0 else 1),
+            0,
+            0,
+            False,
+            False,
+        )
+    else:
+        code, out_seat, passes, draws, drawn, drawn_played, limit_hit = line_draw(
+            hands, setup.stock, lo[first], hi[first], seat, rand, t.suit, t.pipsum,
+            t.reserve, t.draw_limit,
+        )  # fmt: skip
+    after = 0
+    for h in hands:
+        after |= h
+    laid = (before | drawn) ^ after  # every tile that left a hand went to the table
+    n_laid = laid.bit_count()
+    tally.end = _ENDS[code]
+    tally.out_seat = out_seat
+    tally.turns = turns + n_laid + passes + (1 if code == 2 else 0)
+    tally.draws = draws
+    tally.passes = passes
+    tally.played = played + n_laid
+    tally.placed_double = doubles or bool(laid & t.double_mask)
+    tally.drawn_played = drawn_played
+    tally.limit_hit = limit_hit
+    return finisher.finish(tally)
