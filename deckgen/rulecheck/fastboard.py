@@ -18,7 +18,14 @@ from typing import Any
 import numpy as np
 
 from deckgen.engine.tables import Tables
-from deckgen.rulecheck.fastline import Deals, FastLine, Rounds, put_back_doubles
+from deckgen.rulecheck.fastline import (
+    Deals,
+    FastLine,
+    Rounds,
+    RoundStreams,
+    decision_numbers,
+    put_back_doubles,
+)
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
@@ -53,6 +60,10 @@ class FastBoard(FastLine):
         self.cross_all = t.shape == "cross_doubles"
         self.spinner = t.shape == "spinner"
         self.max_ends = 4 + 2 * self.values
+        # carries[v, i]: tile i shows value v (row ``values``: no value, nothing)
+        self.carries = np.zeros((self.values + 1, self.ntiles), dtype=bool)
+        for i in range(self.ntiles):
+            self.carries[t.lo[i], i] = self.carries[t.hi[i], i] = True
 
     # ------------------------------------------------------------------ deals
     def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
@@ -110,6 +121,39 @@ class FastBoard(FastLine):
             - weights[np.arange(len(tile)), tile]
         )
         return tile, k - before
+
+    def _kernel_pick(
+        self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray, k: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k``-th placement in the kernel's move order, as (tile, end value).
+
+        The kernel lists, for each distinct end value in end order, the legal tiles
+        carrying it by deck index (:meth:`deckgen.engine.layouts.Layout.moves`).
+        """
+        rows = legal.shape[0]
+        ar = np.arange(rows)
+        seen = np.zeros((rows, self.values + 1), dtype=bool)
+        cum = np.zeros(rows, dtype=np.int64)
+        tile = np.zeros(rows, dtype=np.int64)
+        value = np.zeros(rows, dtype=np.int64)
+        found = np.zeros(rows, dtype=bool)
+        for j in range(int(count.max()) if rows else 0):
+            valid = j < count
+            v = np.where(valid, ends[:, j], self.values)
+            first = valid & ~seen[ar, v]
+            seen[ar, v] = True
+            m = legal & self.carries[v] & first[:, None]
+            cnt = m.sum(axis=1)
+            hit = ~found & (k < cum + cnt)
+            if hit.any():
+                hr = np.nonzero(hit)[0]
+                within = k[hr] - cum[hr]
+                cs = np.cumsum(m[hr], axis=1)
+                tile[hr] = (cs <= within[:, None]).sum(axis=1)
+                value[hr] = v[hr]
+                found |= hit
+            cum += cnt
+        return tile, value
 
     def _greedy_move(
         self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray
@@ -198,6 +242,7 @@ class FastBoard(FastLine):
         lo, hi, value = self.lo, self.hi, self.value
         is_random = np.array([k == "random" for k in kinds], dtype=bool)
         any_greedy = not bool(is_random.all())
+        numbers = decision_numbers(rng)
         reserve = t.reserve
         can_draw = t.draw != "none"
         must = t.must_play_drawn
@@ -233,7 +278,7 @@ class FastBoard(FastLine):
             turned = ~lead_any
         if turned.any():
             idx = np.nonzero(turned)[0]
-            if self.opening.turned_up_doubles == "skip":
+            if self.opening.turned_up_doubles == "skip" and not isinstance(rng, RoundStreams):
                 rest = rest.copy()
                 rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
             taken_at[idx] = 0
@@ -244,7 +289,8 @@ class FastBoard(FastLine):
             s = seat[idx]
             hand = hands[idx, s]
             cnt = hand.sum(axis=1)
-            k = (rng.random(len(idx)) * cnt).astype(np.int64)
+            k = (numbers.random(idx) * cnt).astype(np.int64)
+            numbers.used(idx[is_random[s]])
             tile, _ = self._pick(hand.astype(np.int64), k)
             if any_greedy:
                 greedy = ~is_random[s]
@@ -315,9 +361,9 @@ class FastBoard(FastLine):
             weight = legal.astype(np.int16) + (legal & both)
             total = weight.sum(axis=1)
             may = (drew > 0) & (not must)
-            k = (rng.random(L) * (total + may)).astype(np.int64)
-            tile, off = self._pick(weight, np.minimum(k, np.maximum(total - 1, 0)))
-            v = np.where(off == 1, hi[tile], np.where(fits_v(vp, lo[tile]), lo[tile], hi[tile]))
+            k = (numbers.random(gid) * (total + may)).astype(np.int64)
+            numbers.used(gid[go & is_random[seat]])
+            tile, v = self._kernel_pick(legal, E, C, np.minimum(k, np.maximum(total - 1, 0)))
             skip = go & may & (k == total)
             if any_greedy:
                 greedy = go & ~is_random[seat]

@@ -70,6 +70,48 @@ def put_back_doubles(rest: np.ndarray, is_double: np.ndarray, rng: Any) -> np.nd
         rest[rows] = np.take_along_axis(rest[rows], src, axis=1)
 
 
+class RoundStreams:
+    """One stream of numbers in [0, 1) per round: the k-th random decision of round
+    ``g`` uses ``numbers[g, k]``, as the kernel's random bots do when they share one
+    generator per round. Deals must come as the kernel recorded them (a skipped double
+    already put back)."""
+
+    def __init__(self, numbers: np.ndarray) -> None:
+        import numpy as np
+
+        self.numbers = numbers
+        self.k = np.zeros(numbers.shape[0], dtype=np.int64)
+
+    def random(self, rows: np.ndarray) -> np.ndarray:
+        """The next number of each round in ``rows`` (not yet used up)."""
+        out: np.ndarray = self.numbers[rows, self.k[rows]]
+        return out
+
+    def used(self, rows: np.ndarray) -> None:
+        """Rounds ``rows`` made a random decision with their number."""
+        self.k[rows] += 1
+
+
+class _Generator:
+    """Numbers straight from a numpy generator (the rules check's batches)."""
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def random(self, rows: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.rng.random(len(rows))
+        return out
+
+    def used(self, rows: np.ndarray) -> None:
+        pass
+
+
+def decision_numbers(rng: Any) -> RoundStreams | _Generator:
+    """``rng`` as a source of decision numbers: a :class:`RoundStreams` as it is, or a
+    numpy generator."""
+    return rng if isinstance(rng, RoundStreams) else _Generator(rng)
+
+
 @dataclass
 class Deals:
     """Deals as arrays: ``hands`` (rounds, players) bitmasks and ``rest`` (rounds, k)
@@ -306,6 +348,7 @@ class FastLine:
         lo, hi = self.lo, self.hi
         is_random = np.array([k == "random" for k in kinds], dtype=bool)
         any_greedy = not bool(is_random.all())
+        numbers = decision_numbers(rng)
         reserve = t.reserve
         can_draw = t.draw != "none"
         limit = t.draw_limit
@@ -333,7 +376,7 @@ class FastLine:
             turned = ~lead_any
         if turned.any():
             idx = np.nonzero(turned)[0]
-            if self.opening.turned_up_doubles == "skip":
+            if self.opening.turned_up_doubles == "skip" and not isinstance(rng, RoundStreams):
                 rest = rest.copy()
                 rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
             tile = rest[idx, 0]
@@ -346,7 +389,8 @@ class FastLine:
             s = seat[idx]
             hand = hands[idx, s]
             cnt = np.bitwise_count(hand).astype(np.int64)
-            k = (rng.random(len(idx)) * cnt).astype(np.int64)
+            k = (numbers.random(idx) * cnt).astype(np.int64)
+            numbers.used(idx[is_random[s]])
             tile = self._kth(hand, k)
             if any_greedy:
                 greedy = ~is_random[s]
@@ -458,7 +502,8 @@ class FastLine:
             else:
                 may = drew > 0
                 total = na + nb + may
-            k = (rng.random(len(gid)) * total).astype(np.int64)
+            k = (numbers.random(gid) * total).astype(np.int64)
+            numbers.used(gid[go & is_random[seat]])
             on_a = k < na
             tile = self._kth(np.where(on_a, la, lb), np.where(on_a, k, k - na))
             pe = (~on_a).astype(np.int64)
