@@ -5,9 +5,12 @@ Each ``scenarios/*.toml`` names the clause it shows (``clause``), the rules file
 stock in draw order, as tile names). Seats lay the tiles the expected actions name
 (a scripted player picks them); draws, passes and the round's end come from the
 rules. ``[expect]`` gives the actions (``"0 draws 4-6"``, ``"1 plays 3-4 on 4"``,
-``"0 leads 6-6"``, ``"1 passes"``), how the round ends, the points per side and the
-clause ids that must (``clauses``) or must not (``not_clauses``) have decided
-something. ``seed`` seeds the round's random numbers (default 0).
+``"0 leads 6-6"``, ``"1 passes"``), the starter, how the round ends, the points per
+side and the clause ids that must (``clauses``) or must not (``not_clauses``) have
+decided something. ``seed`` seeds the round's random numbers (default 0; without a
+``[deal]`` the deal comes from them too); ``round_no``, ``prev_starter`` and
+``prev_winner`` place the round in a match. Every round-level clause id has a file
+(``make_scenarios.py`` wrote the ones without a hand-made one).
 """
 
 from __future__ import annotations
@@ -82,17 +85,29 @@ def test_scenario(path: Path) -> None:
     assert data["clause"] in spec.clause_ids(), "the scenario shows a clause of its rules"
     n = data["players"]
     index = _index(spec)
-    deal = data["deal"]
-    record = DealRecord(
-        hands=[[index[x] for x in h] for h in deal["hands"]],
-        stock=[index[x] for x in deal["stock"]],
-        dead=[index[x] for x in deal.get("dead", [])],
-    )
+    record = None
+    if "deal" in data:  # else the deal comes from random.Random(seed)
+        deal = data["deal"]
+        record = DealRecord(
+            hands=[[index[x] for x in h] for h in deal["hands"]],
+            stock=[index[x] for x in deal["stock"]],
+            dead=[index[x] for x in deal.get("dead", [])],
+        )
     expect = data["expect"]
     engine = Engine(spec, n, check_invariants=True)
     players = [Scripted(spec, expect["actions"]) for _ in range(n)]
-    r = engine.play_round(random.Random(data.get("seed", 0)), players, deal=record, record=True)
+    r = engine.play_round(
+        random.Random(data.get("seed", 0)),
+        players,
+        deal=record,
+        record=True,
+        round_no=data.get("round_no", 1),
+        prev_starter=data.get("prev_starter", -1),
+        prev_winner=data.get("prev_winner", -1),
+    )
     assert r.actions is not None and r.deal is not None
+    if "starter" in expect:
+        assert r.starter == expect["starter"]
     assert [describe(spec, a) for a in r.actions] == expect["actions"]
     if "turned_up" in expect:
         assert r.turned_up >= 0 and str(spec.dset.tiles[r.turned_up]) == expect["turned_up"]
@@ -103,3 +118,17 @@ def test_scenario(path: Path) -> None:
         assert list(r.points) == expect["points"]
     assert set(expect.get("clauses", [])) <= set(r.clauses)
     assert not set(expect.get("not_clauses", [])) & set(r.clauses)
+
+
+ROUND_CLAUSES = {
+    "setup.deal", "setup.rest", "setup.teams", "setup.redeal", "start.first",
+    "start.no_double", "start.later", "lead.any", "lead.double", "lead.turned_up",
+    "lead.skip_double", "play.match", "play.doubles", "play.draw", "play.draw_limit",
+    "play.play_drawn", "play.pass", "end.out", "end.blocked", "end.reserve", "score.out",
+    "score.blocked", "score.tie", "score.bonus", "score.bands",
+}  # fmt: skip
+
+
+def test_every_round_clause_has_a_scenario() -> None:
+    shown = {tomllib.loads(p.read_text())["clause"] for p in FILES}
+    assert ROUND_CLAUSES <= shown
