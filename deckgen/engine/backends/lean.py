@@ -58,13 +58,12 @@ def set_bits(mask: int) -> tuple[int, tuple[int, ...]]:
 
 
 def line_no_draw(
+    t: Tables,
     hands: list[int],
     e0: int,
     e1: int,
     seat: int,
     rand: Sequence[Callable[[], float]],
-    suit: Sequence[int],
-    pipsum: Sequence[int],
 ) -> tuple[int, int]:
     """Play a line without drawing to its end; ``hands`` is updated in place.
 
@@ -73,6 +72,8 @@ def line_no_draw(
     turns, the tiles played and the board from the hands before and after.
     """
     n = len(hands)
+    suit = t.suit
+    pipsum = t.pipsum
     cache = BITS
     fl = floor
     passes = forced = 0
@@ -110,26 +111,27 @@ def line_no_draw(
 
 
 def line_draw(
+    t: Tables,
     hands: list[int],
     stock: list[int],
     e0: int,
     e1: int,
     seat: int,
     rand: Sequence[Callable[[], float]],
-    suit: Sequence[int],
-    pipsum: Sequence[int],
-    reserve: int,
-    limit: int,
 ) -> tuple[int, int, int, int, int, bool, bool]:
     """Play a line with drawing (a drawn tile that fits is played at once) to its end.
 
-    ``stock`` is popped from its end; ``reserve`` tiles stay in it; ``limit`` caps the
-    draws per turn (0: until a tile fits). ``hands`` and ``stock`` are updated in
+    ``stock`` is popped from its end; ``t.reserve`` tiles stay in it; ``t.draw_limit``
+    caps the draws per turn (0: until a tile fits). ``hands`` and ``stock`` are updated in
     place. Returns ``(end, out seat, passes, draws, drawn tiles (a bitmask), a drawn
     tile was played, the limit was hit)`` with ``end`` 0 for out, 1 for blocked, 2 for
     the stock down to its reserve (that turn draws and ends the round).
     """
     n = len(hands)
+    suit = t.suit
+    pipsum = t.pipsum
+    reserve = t.reserve
+    limit = t.draw_limit
     cache = BITS
     fl = floor
     passes = forced = draws = drawn = 0
@@ -275,7 +277,7 @@ def lean_round(
     for h in hands:
         before |= h
     if t.draw == "none":
-        out_seat, passes = line_no_draw(hands, lo[first], hi[first], seat, rand, t.suit, t.pipsum)
+        out_seat, passes = line_no_draw(t, hands, lo[first], hi[first], seat, rand)
         code, draws, drawn, drawn_played, limit_hit = (
             (0 if out_seat >= 0 else 1),
             0,
@@ -285,9 +287,8 @@ def lean_round(
         )
     else:
         code, out_seat, passes, draws, drawn, drawn_played, limit_hit = line_draw(
-            hands, setup.stock, lo[first], hi[first], seat, rand, t.suit, t.pipsum,
-            t.reserve, t.draw_limit,
-        )  # fmt: skip
+            t, hands, setup.stock, lo[first], hi[first], seat, rand
+        )
     after = 0
     for h in hands:
         after |= h
