@@ -222,6 +222,8 @@ class RoundState:
         """Make ``move`` for the seat to move and every forced step after it; return
         the actions it caused (the move first). Raises :class:`IllegalMove` (and
         changes nothing) for a move that is not legal."""
+        if self.end:
+            raise IllegalMove("the round is over")
         if move not in self.legal_moves():
             raise IllegalMove(f"seat {self.seat} may not make {move} here")
         before = len(self.actions) if self.actions is not None else 0
