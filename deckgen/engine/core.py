@@ -40,6 +40,9 @@ __all__ = [
 ]
 
 
+_FIRST = RoundStart()
+
+
 class ReplayMismatch(Exception):
     """A scripted player found a recorded action that is not legal here."""
 
@@ -57,7 +60,7 @@ class Engine:
         self.t: Tables = compile_tables(spec, players)
         self.check = check_invariants
         self.finisher = Finisher(self.t, check_invariants=check_invariants)
-        self._lean = lean.supports(self.t) is None
+        self._lean = lean.Lean(self.t, self.finisher) if lean.supports(self.t) is None else None
         self._rand_cache: tuple[tuple[Player, ...], tuple[Any, ...], list[Any]] | None = None
 
     def _random_methods(self, players: Sequence[Player]) -> list[Any] | None:
@@ -129,11 +132,15 @@ class Engine:
         """
         if len(players) != self.players:
             raise ValueError(f"need {self.players} players, got {len(players)}")
-        start = RoundStart(round_no, prev_starter, prev_winner)
-        if self._lean and deal is None and not record and sink is None and not self.check:
+        start = (
+            _FIRST
+            if round_no == 1 and prev_starter < 0 and prev_winner < 0
+            else RoundStart(round_no, prev_starter, prev_winner)
+        )
+        if self._lean is not None and deal is None and not record and sink is None:
             rand_fast = self._random_methods(players)
-            if rand_fast is not None:
-                return lean.lean_round(self.t, self.finisher, rng, rand_fast, start)
+            if rand_fast is not None and not self.check:
+                return self._lean.play(rng, rand_fast, start)
         state = self.start_round(rng, start=start, deal=deal, record=record, sink=sink)
         rand = [p.rng.random if type(p) is RandomBot else None for p in players]  # type: ignore[attr-defined]
         tot = totals if totals is not None else tuple(0 for _ in self.t.sides)

@@ -13,8 +13,6 @@ they share. To add a method: write a :class:`Method` subclass and register it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from deckgen.engine.results import END_OUT, Gap
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import GAP_SITUATIONS
@@ -31,18 +29,28 @@ def band_points(pips: int, bands: int | None) -> int:
     return pips // bands + 1
 
 
-@dataclass(frozen=True, slots=True)
 class Ending:
-    """A finished round as the scoring sees it."""
+    """A finished round as the scoring sees it (read-only by convention)."""
 
-    t: Tables
-    scoring: Scoring
-    out_seat: int
-    hand_values: tuple[int, ...] | list[int]
-    side_values: tuple[int, ...] | list[int]
-    """Hand values summed per side."""
-    total: int
-    """All values left in all hands."""
+    __slots__ = ("hand_values", "out_seat", "scoring", "side_values", "t", "total")
+
+    def __init__(
+        self,
+        t: Tables,
+        scoring: Scoring,
+        out_seat: int,
+        hand_values: tuple[int, ...] | list[int],
+        side_values: tuple[int, ...] | list[int],
+        total: int,
+    ) -> None:
+        self.t = t
+        self.scoring = scoring
+        self.out_seat = out_seat
+        self.hand_values = hand_values
+        self.side_values = side_values
+        """Hand values summed per side."""
+        self.total = total
+        """All values left in all hands."""
 
 
 class Method:

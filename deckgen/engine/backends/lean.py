@@ -29,7 +29,7 @@ from math import floor
 
 from deckgen.engine.finish import Finisher, RoundTally
 from deckgen.engine.results import END_BLOCKED, END_OUT, END_RESERVE, Gap, RoundResult
-from deckgen.engine.setup import RoundStart, Setup, deal_tiles, find_starter, setup_round
+from deckgen.engine.setup import RoundStart, deal_tiles, find_starter, setup_round
 from deckgen.engine.tables import Tables
 
 BITS: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
@@ -218,89 +218,102 @@ def _plain_setup(t: Tables) -> bool:
     )
 
 
-def lean_round(
-    t: Tables,
-    finisher: Finisher,
-    rng: random.Random,
-    rand: Sequence[Callable[[], float]],
-    start: RoundStart,
-) -> RoundResult:
-    """One round of random bots (``rand``: each seat's ``random``), not recorded."""
-    fired: set[str] = set()
-    gaps: list[Gap] = []
-    if _plain_setup(t):
-        hands, rest, dead = deal_tiles(t, rng)
-        starter, lead_tile, lead_mode, _ = find_starter(t, hands, start, fired, gaps)
-        fired.add("lead.any" if lead_mode == "any" else "lead.double")
-        setup = Setup(hands, rest[::-1], dead, None, starter, lead_tile, -1, 0, lead_mode)
-    else:
-        setup = setup_round(t, rng, start, fired=fired, gaps=gaps, keep_deal=False)
-    lo, hi = t.lo, t.hi
-    hands = setup.hands
-    seat = setup.starter
-    turns = played = 0
-    doubles = False
-    first = setup.turned_up
-    tally = RoundTally(
-        end=END_OUT, out_seat=-1, starter=seat, hands=hands, fired=fired, gaps=gaps,
-        turns=0, draws=0, passes=0, played=0, placed_double=False, drawn_played=False,
-        limit_hit=False, first_tile=first, turned_up=setup.turned_up, redeals=setup.redeals,
-    )  # fmt: skip
-    if first >= 0:
-        board = 1 << first
-    else:
-        turns = 1
-        r = rand[seat]
-        hand = hands[seat]
-        if setup.lead_tile >= 0:
-            r()  # a random bot draws once per decision, forced or not
-            first = setup.lead_tile
-        else:  # the k-th tile of the hand (whole hands would flood the set-bits table)
-            m = hand
-            k = floor(r() * hand.bit_count())
-            while k:
-                m &= m - 1
-                k -= 1
-            first = (m & -m).bit_length() - 1
-        board = 1 << first
-        hands[seat] = hand ^ board
-        played = 1
-        doubles = t.is_double[first]
+class Lean:
+    """Plays rounds of one rules file and player count (see the module docstring)."""
+
+    def __init__(self, t: Tables, finisher: Finisher) -> None:
+        self.t = t
+        self.finisher = finisher
+        self.plain = _plain_setup(t)
+        self.no_draw = t.draw == "none"
+        self.tally = RoundTally(
+            end=END_OUT, out_seat=-1, starter=-1, hands=[], fired=set(), gaps=[], turns=0,
+            draws=0, passes=0, played=0, placed_double=False, drawn_played=False,
+            limit_hit=False, first_tile=-1,
+        )  # fmt: skip
+        """Filled anew for every round (the finisher keeps nothing of it)."""
+
+    def play(
+        self, rng: random.Random, rand: Sequence[Callable[[], float]], start: RoundStart
+    ) -> RoundResult:
+        """One round of random bots (``rand``: each seat's ``random``), not recorded."""
+        t = self.t
+        fired: set[str] = set()
+        gaps: list[Gap] = []
+        if self.plain:
+            hands, rest, _ = deal_tiles(t, rng)
+            seat, lead_tile, lead_mode, _ = find_starter(t, hands, start, fired, gaps)
+            fired.add("lead.any" if lead_mode == "any" else "lead.double")
+            stock = rest[::-1]
+            first = -1
+            redeals = 0
+        else:
+            setup = setup_round(t, rng, start, fired=fired, gaps=gaps, keep_deal=False)
+            hands, stock, seat, lead_tile = setup.hands, setup.stock, setup.starter, setup.lead_tile
+            first = setup.turned_up
+            redeals = setup.redeals
+        tally = self.tally
+        tally.starter = seat
+        tally.hands = hands
+        tally.fired = fired
+        tally.gaps = gaps
+        tally.turned_up = first
+        tally.redeals = redeals
+        turns = played = 0
+        doubles = False
+        if first < 0:
+            turns = 1
+            r = rand[seat]
+            hand = hands[seat]
+            if lead_tile >= 0:
+                r()  # a random bot draws once per decision, forced or not
+                first = lead_tile
+            else:  # the k-th tile of the hand (whole hands would flood the set-bits table)
+                m = hand
+                k = floor(r() * hand.bit_count())
+                while k:
+                    m &= m - 1
+                    k -= 1
+                first = (m & -m).bit_length() - 1
+            hand ^= 1 << first
+            hands[seat] = hand
+            played = 1
+            doubles = t.is_double[first]
+            if not hand:
+                tally.first_tile = first
+                tally.end = END_OUT
+                tally.out_seat = seat
+                tally.turns = tally.played = 1
+                tally.draws = tally.passes = 0
+                tally.placed_double = doubles
+                tally.drawn_played = tally.limit_hit = False
+                return self.finisher.finish(tally)
+            seat = seat + 1 if seat + 1 < t.players else 0
         tally.first_tile = first
-        if not hands[seat]:
-            tally.out_seat = seat
-            tally.turns = tally.played = 1
-            tally.placed_double = doubles
-            return finisher.finish(tally)
-        seat = seat + 1 if seat + 1 < t.players else 0
-    before = 0
-    for h in hands:
-        before |= h
-    if t.draw == "none":
-        out_seat, passes = line_no_draw(t, hands, lo[first], hi[first], seat, rand)
-        code, draws, drawn, drawn_played, limit_hit = (
-            (0 if out_seat >= 0 else 1),
-            0,
-            0,
-            False,
-            False,
-        )
-    else:
-        code, out_seat, passes, draws, drawn, drawn_played, limit_hit = line_draw(
-            t, hands, setup.stock, lo[first], hi[first], seat, rand
-        )
-    after = 0
-    for h in hands:
-        after |= h
-    laid = (before | drawn) ^ after  # every tile that left a hand went to the table
-    n_laid = laid.bit_count()
-    tally.end = _ENDS[code]
-    tally.out_seat = out_seat
-    tally.turns = turns + n_laid + passes + (1 if code == 2 else 0)
-    tally.draws = draws
-    tally.passes = passes
-    tally.played = played + n_laid
-    tally.placed_double = doubles or bool(laid & t.double_mask)
-    tally.drawn_played = drawn_played
-    tally.limit_hit = limit_hit
-    return finisher.finish(tally)
+        before = 0
+        for h in hands:
+            before |= h
+        if self.no_draw:
+            out_seat, passes = line_no_draw(t, hands, t.lo[first], t.hi[first], seat, rand)
+            code = 0 if out_seat >= 0 else 1
+            draws = drawn = 0
+            drawn_played = limit_hit = False
+        else:
+            code, out_seat, passes, draws, drawn, drawn_played, limit_hit = line_draw(
+                t, hands, stock, t.lo[first], t.hi[first], seat, rand
+            )
+        after = 0
+        for h in hands:
+            after |= h
+        laid = (before | drawn) ^ after  # every tile that left a hand went to the table
+        n_laid = laid.bit_count()
+        tally.end = _ENDS[code]
+        tally.out_seat = out_seat
+        tally.turns = turns + n_laid + passes + (1 if code == 2 else 0)
+        tally.draws = draws
+        tally.passes = passes
+        tally.played = played + n_laid
+        tally.placed_double = doubles or bool(laid & t.double_mask)
+        tally.drawn_played = drawn_played
+        tally.limit_hit = limit_hit
+        return self.finisher.finish(tally)
