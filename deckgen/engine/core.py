@@ -142,7 +142,10 @@ class Engine:
             if rand_fast is not None and not self.check:
                 return self._lean.play(rng, rand_fast, start)
         state = self.start_round(rng, start=start, deal=deal, record=record, sink=sink)
-        rand = [p.rng.random if type(p) is RandomBot else None for p in players]  # type: ignore[attr-defined]
+        rand = [
+            p.rng.random if isinstance(p, RandomBot) and type(p) is RandomBot else None
+            for p in players
+        ]
         tot = totals if totals is not None else tuple(0 for _ in self.t.sides)
         while not state.end:
             moves = state.legal_moves()

@@ -33,7 +33,7 @@ from deckgen.tiles import Tile
 class FastBoard(FastLine):
     """Plays batches of rounds of one rules file and player count, any board shape."""
 
-    def __init__(self, spec: RuleSpec, t: Tables) -> None:  # noqa: D107
+    def __init__(self, spec: RuleSpec, t: Tables) -> None:
         self.spec = spec
         self.t = t
         n = self.n = t.players
@@ -64,6 +64,10 @@ class FastBoard(FastLine):
         self.carries = np.zeros((self.values + 1, self.ntiles), dtype=bool)
         for i in range(self.ntiles):
             self.carries[t.lo[i], i] = self.carries[t.hi[i], i] = True
+        by_value = [np.nonzero(self.carries[v])[0] for v in range(self.values)]
+        self.value_tiles = np.concatenate(by_value)
+        """The tiles carrying each value, value after value (a double once)."""
+        self.value_starts = np.cumsum([0] + [len(b) for b in by_value[:-1]])
 
     # ------------------------------------------------------------------ deals
     def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
@@ -128,31 +132,30 @@ class FastBoard(FastLine):
         """The ``k``-th placement in the kernel's move order, as (tile, end value).
 
         The kernel lists, for each distinct end value in end order, the legal tiles
-        carrying it by deck index (:meth:`deckgen.engine.layouts.Layout.moves`).
+        carrying it by deck index (:meth:`deckgen.engine.layouts.Layout.moves`): here the
+        values are ranked by the first end showing them, counted per value, and the
+        ``k``-th placement found by cumulated counts.
         """
         rows = legal.shape[0]
+        nv = self.values
         ar = np.arange(rows)
-        seen = np.zeros((rows, self.values + 1), dtype=bool)
-        cum = np.zeros(rows, dtype=np.int64)
-        tile = np.zeros(rows, dtype=np.int64)
-        value = np.zeros(rows, dtype=np.int64)
-        found = np.zeros(rows, dtype=bool)
-        for j in range(int(count.max()) if rows else 0):
-            valid = j < count
-            v = np.where(valid, ends[:, j], self.values)
-            first = valid & ~seen[ar, v]
-            seen[ar, v] = True
-            m = legal & self.carries[v] & first[:, None]
-            cnt = m.sum(axis=1)
-            hit = ~found & (k < cum + cnt)
-            if hit.any():
-                hr = np.nonzero(hit)[0]
-                within = k[hr] - cum[hr]
-                cs = np.cumsum(m[hr], axis=1)
-                tile[hr] = (cs <= within[:, None]).sum(axis=1)
-                value[hr] = v[hr]
-                found |= hit
-            cum += cnt
+        none = self.max_ends + 1
+        width = int(count.max()) if rows else 0
+        shown = (ends[:, :width, None] == np.arange(nv)) & (np.arange(width) < count[:, None])[
+            :, :, None
+        ]  # (rows, ends, values)
+        first = np.where(shown.any(axis=1), shown.argmax(axis=1), none)
+        per_value = np.add.reduceat(
+            legal[:, self.value_tiles].astype(np.int64), self.value_starts, axis=1
+        )
+        per_value[first == none] = 0
+        order = np.argsort(first, axis=1, kind="stable")
+        cum = np.cumsum(np.take_along_axis(per_value, order, axis=1), axis=1)
+        slot = np.minimum((cum <= k[:, None]).sum(axis=1), nv - 1)
+        value = order[ar, slot]
+        within = k - (cum[ar, slot] - per_value[ar, value])
+        m = legal & self.carries[value]
+        tile = np.minimum((np.cumsum(m, axis=1) <= within[:, None]).sum(axis=1), self.ntiles - 1)
         return tile, value
 
     def _greedy_move(

@@ -46,7 +46,8 @@ def _q(items: list[str]) -> str:
 
 
 def write(clause: str, spec: RuleSpec, n: int, seed: int, later: bool, r: RoundResult) -> str:
-    assert r.deal is not None and r.actions is not None
+    assert r.deal is not None
+    assert r.actions is not None
     lines = [
         f"# The shortest seeded round of {spec.id} ({n} players) where {clause} decided",
         "# something; written by tests/engine/make_scenarios.py from the kernel, then read.",

@@ -247,7 +247,8 @@ def test_apply_returns_the_actions_it_caused() -> None:
     while not state.is_over:
         move = state.legal_moves()[0]
         caused = state.apply(move)
-        assert caused[0].tile == move.tile and caused[0].kind in ("lead", "play", "pass")
+        assert caused[0].tile == move.tile
+        assert caused[0].kind in ("lead", "play", "pass")
         seen += caused
     assert seen == state.actions
     assert state.result().actions == seen

@@ -23,7 +23,8 @@ def test_nobody_passes_while_only_the_reserve_is_left(rid: str, n: int) -> None:
     ended = 0
     for _ in range(400):
         r = engine.play_round(rng, seats, record=True)
-        assert r.deal is not None and r.actions is not None
+        assert r.deal is not None
+        assert r.actions is not None
         left = len(r.deal.stock) - (1 if r.turned_up >= 0 else 0)
         for a in r.actions:
             if a.kind == "draw":
@@ -45,7 +46,7 @@ def _first_draw_bias(starts: list[int], stocks: list[list[int]], is_double: list
         seen += is_double[stock[0]]
         expected += p
         var += p * (1 - p)
-    return (seen - expected) / var**0.5
+    return float((seen - expected) / var**0.5)
 
 
 def test_a_skipped_double_is_not_left_on_top() -> None:
