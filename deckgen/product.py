@@ -5,7 +5,8 @@ A deck file may ask for the short rules of a rules file on its imprint card
 imports neither ``engine`` nor ``booklet``), so this module, which combines the
 pillars, resolves the reference with :mod:`deckgen.booklet.shortrules` and hands the
 deck the finished text. Every command that draws a deck file (``deck build``,
-``deck preview``, ``deck check``, the demo) loads it through here.
+``deck preview``, ``deck check``, the demo) loads it through here, and
+:func:`build_printed_deck` builds it with the print step (:mod:`deckgen.prepress`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from deckgen.deck.build import BuildResult
     from deckgen.deck.spec import LoadedDeck
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.progress import Reporter
 
 
 def load_printed_deck(deck_file: str | Path, *, allow_outside: bool = False) -> LoadedDeck:
@@ -36,3 +40,32 @@ def load_printed_deck(deck_file: str | Path, *, allow_outside: bool = False) -> 
 def names_rules(deck: LoadedDeck) -> bool:
     """True when the imprint carries short rules, whose size must then be checked."""
     return bool(deck.spec.imprint.rules.strip())
+
+
+def build_printed_deck(
+    deck: LoadedDeck,
+    out_dir: str | Path | None,
+    options: PrintOptions,
+    *,
+    reporter: Reporter | None = None,
+    preview: bool = True,
+    strict_text: bool = False,
+) -> BuildResult:
+    """Build a loaded deck (from :func:`load_printed_deck`) with its print outputs.
+
+    The card files (``cards.pdf``, ``back.pdf``, preview, manifest) come from
+    :func:`deckgen.deck.build.build_deck`; the print step makes what ``options`` (and
+    the deck's vendor preset) ask for. Short rules on the imprint are always checked
+    for size (``strict_text``).
+    """
+    from deckgen.deck.build import build_deck
+    from deckgen.prepress.printstep import print_step
+
+    return build_deck(
+        deck,
+        out_dir,
+        reporter=reporter,
+        strict_text=strict_text or names_rules(deck),
+        preview=preview,
+        extra_steps=[print_step(options)],
+    )

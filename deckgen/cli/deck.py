@@ -53,8 +53,9 @@ def new_command(
 ) -> None:
     """Write a commented starter deck file that builds as it is (it uses the demo art)."""
     from deckgen import atomic
-    from deckgen.deck.starter import StarterCard, card_from_preset, starter_toml
+    from deckgen.deck.starter import StarterCard, starter_toml
     from deckgen.errors import InputError
+    from deckgen.prepress.presets import card_from_preset
     from deckgen.setstable import parse_set
 
     dset = parse_set(set_name, where="option --set")
@@ -144,10 +145,8 @@ def build_command(
     preflight as preflight.json. Every build runs the preflight and warns.
     """
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.presets import load_preset
-    from deckgen.deck.printout import PrintOptions, parse_back_offset
-    from deckgen.deck.printstep import OPTIONS_KEY, print_step
+    from deckgen.prepress.presets import load_preset
+    from deckgen.prepress.printout import PrintOptions, parse_back_offset
 
     print_options = PrintOptions(
         preset=load_preset(preset) if preset else None,
@@ -159,22 +158,20 @@ def build_command(
         back_offset_mm=parse_back_offset(back_offset) if back_offset else (0.0, 0.0),
     )
     if sheets:
-        from deckgen.deck.imposition import paper_size
+        from deckgen.prepress.imposition import paper_size
 
         paper_size(sheets)  # an unknown paper is an error before anything is drawn
-    from deckgen.product import load_printed_deck, names_rules
+    from deckgen.product import build_printed_deck, load_printed_deck
 
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = ConsoleReporter(quiet=quiet)
-    result = build_deck(
+    result = build_printed_deck(
         deck,
         out,
-        allow_outside=allow_outside,
+        print_options,
         reporter=reporter,
-        strict_text=strict_text or names_rules(deck),
+        strict_text=strict_text,
         preview=not no_preview,
-        extra_steps=[print_step],
-        options={OPTIONS_KEY: print_options},
     )
     reporter.finish()
     if as_json:
@@ -216,7 +213,7 @@ def preview_command(
 @app.command("presets")
 def presets_command(as_json: JsonOpt = False) -> None:
     """List the vendor presets: card size, bleed, colour and the files each writes."""
-    from deckgen.deck.presets import all_presets, preset_summary
+    from deckgen.prepress.presets import all_presets, preset_summary
 
     presets = all_presets()
     if as_json:
@@ -269,7 +266,7 @@ def check_command(
     Exit code 1 when something was found.
     """
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.printstep import check_deck
+    from deckgen.prepress.printstep import check_deck
     from deckgen.product import load_printed_deck
     from deckgen.progress import CollectingReporter
 
@@ -311,7 +308,7 @@ def calibrate_command(
     quiet: QuietOpt = False,
 ) -> None:
     """Write the duplex calibration page: measures how far the printer shifts the backs."""
-    from deckgen.deck.calibration import write_calibration
+    from deckgen.prepress.calibration import write_calibration
 
     path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:

@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING
 from deckgen.deck.geometry import Box, CardGeometry
 from deckgen.deck.pictures import Fit, PictureStore, PictureUse
 from deckgen.deck.spec import LoadedDeck, ResolvedPicture
+from deckgen.units import pt_to_mm
 
 if TYPE_CHECKING:
-    from deckgen.deck.render import CardRef
+    from deckgen.deck.cards import CardRef
 
-PT_TO_MM = 25.4 / 72.0
 COVER_SPLIT = 0.40
 """The cover picture fills the card above this fraction of its height."""
 
 
 def use_for(box: Box, fit: Fit, pic: ResolvedPicture) -> PictureUse:
     """The picture use for ``pic`` drawn into ``box``."""
-    return PictureUse(box.w * PT_TO_MM, box.h * PT_TO_MM, fit, pic.focus)
+    return PictureUse(pt_to_mm(box.w), pt_to_mm(box.h), fit, pic.focus)
 
 
 def value_picture_box(half: Box) -> Box:

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Literal
 
 from deckgen.atomic import write_text
-from deckgen.deck.imposition import SheetOptions, layout_for
-from deckgen.deck.preflight import PreflightReport, PreflightRules, preflight_pdf
-from deckgen.deck.presets import SheetSettings, VendorPreset
 from deckgen.errors import InputError
+from deckgen.prepress.imposition import SheetOptions, layout_for
+from deckgen.prepress.preflight import PreflightReport, PreflightRules, preflight_pdf
+from deckgen.prepress.presets import SheetSettings, VendorPreset
 from deckgen.progress import CollectingReporter, Reporter
 
 CARD_FILE_PATTERN = "{number:03d}-{label}"
@@ -176,8 +176,8 @@ def make_print_outputs(
     """Make the print outputs for the cards in ``folder`` (see the module docstring)."""
     import pikepdf
 
-    from deckgen.deck.cardpages import deck_geometry, open_card_pdf
-    from deckgen.deck.pdfout import save_pdf
+    from deckgen.prepress.cardpages import deck_geometry, open_card_pdf
+    from deckgen.prepress.pdfout import save_pdf
 
     reporter = reporter or CollectingReporter()
     cards_pdf, back_pdf = folder / "cards.pdf", folder / "back.pdf"
@@ -198,7 +198,7 @@ def make_print_outputs(
         )
 
     if "card-pngs" in outputs:
-        from deckgen.deck.rasterize import PngJob, render_pngs
+        from deckgen.prepress.rasterize import PngJob, render_pngs
 
         png_names = _names(labels, preset, "png")
         jobs = [PngJob(cards_pdf, i, folder / "png" / name) for i, name in enumerate(png_names)]
@@ -213,7 +213,7 @@ def make_print_outputs(
         result.files += [PrintFile(f"png/{job.target.name}", "card-png") for job in jobs]
 
     if result.cmyk:
-        from deckgen.deck.cmyk import convert_pdf
+        from deckgen.prepress.cmyk import convert_pdf
 
         reporter.start("converting to CMYK", 2)
         max_ink = preset.max_ink_percent if preset else None
@@ -225,14 +225,14 @@ def make_print_outputs(
         reporter.finish()
 
     def add_intent(pdf: pikepdf.Pdf) -> None:
-        from deckgen.deck.cmyk import add_output_intent
+        from deckgen.prepress.cmyk import add_output_intent
 
         add_output_intent(pdf)
 
     finish = add_intent if result.cmyk else None
 
     if "card-pdfs" in outputs:
-        from deckgen.deck.cardfiles import split_cards
+        from deckgen.prepress.cardfiles import split_cards
 
         names = _names(labels, preset, "pdf")
         written = split_cards(
@@ -248,15 +248,15 @@ def make_print_outputs(
         result.files += [PrintFile(f"cards/{p.name}", "card-pdf", 1) for p in written]
 
     if "interleaved-pdf" in outputs:
-        from deckgen.deck.cardfiles import interleave_back_front
+        from deckgen.prepress.cardfiles import interleave_back_front
 
         name = f"{preset.interleaved_file if preset else 'deck-back-front'}.pdf"
         interleave_back_front(cards_pdf, back_pdf, folder / name, finish=finish)
         result.files.append(PrintFile(name, "back-front-pdf", 2 * pages))
 
     if "sheets" in outputs:
-        from deckgen.deck.calibration import write_calibration
-        from deckgen.deck.imposition import impose_sheets
+        from deckgen.prepress.calibration import write_calibration
+        from deckgen.prepress.imposition import impose_sheets
 
         sheet_options = _sheet_options(
             options, (geometry.card_w_mm, geometry.card_h_mm), geometry.bleed_mm
@@ -307,7 +307,7 @@ def _card_names(labels: Sequence[str]) -> list[str]:
 def _check_size(
     preset: VendorPreset, width: float, height: float, bleed: float, report: PreflightReport
 ) -> None:
-    from deckgen.deck.preflight import Finding
+    from deckgen.prepress.preflight import Finding
 
     if abs(width - preset.card_width_mm) > 0.3 or abs(height - preset.card_height_mm) > 0.3:
         report.findings.append(

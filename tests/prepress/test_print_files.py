@@ -8,9 +8,9 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from deckgen.deck.cardfiles import interleave_back_front, split_cards
-from deckgen.deck.presets import load_preset
-from deckgen.deck.rasterize import PngJob, render_pngs
+from deckgen.prepress.cardfiles import interleave_back_front, split_cards
+from deckgen.prepress.presets import load_preset
+from deckgen.prepress.rasterize import PngJob, render_pngs
 from deckgen.progress import CollectingReporter
 
 PT = 72 / 25.4
@@ -110,7 +110,7 @@ def test_png_in_process_matches_parallel(tmp_path: Path, deck7: tuple[Path, Path
 def test_png_writer_round_trip() -> None:
     import io
 
-    from deckgen.deck.pngwrite import png_bytes
+    from deckgen.prepress.pngwrite import png_bytes
 
     image = Image.effect_mandelbrot((123, 77), (-2, -1.5, 1, 1.5), 40).convert("RGB")
     data = png_bytes(image, 300)

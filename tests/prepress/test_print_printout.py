@@ -12,8 +12,8 @@ from PIL import Image
 from print_synthetic import deck_labels, make_deck_pdfs
 from pypdf import PdfReader
 
-from deckgen.deck.presets import load_preset
-from deckgen.deck.printout import PrintOptions, make_print_outputs, planned_outputs
+from deckgen.prepress.presets import load_preset
+from deckgen.prepress.printout import PrintOptions, make_print_outputs, planned_outputs
 from deckgen.progress import CollectingReporter
 
 
@@ -89,8 +89,8 @@ def test_sheets_without_preset(source: Path, tmp_path: Path) -> None:
 
 
 def test_parse_back_offset() -> None:
-    from deckgen.deck.printout import parse_back_offset
     from deckgen.errors import InputError
+    from deckgen.prepress.printout import parse_back_offset
 
     assert parse_back_offset("1.5,-2") == (1.5, -2.0)
     assert parse_back_offset(" 0 , 0.25 ") == (0.0, 0.25)

@@ -388,7 +388,7 @@ def convert_pdf(
     """Read ``source``, convert it to CMYK, write ``target`` atomically."""
     import pikepdf
 
-    from deckgen.deck.pdfout import save_pdf
+    from deckgen.prepress.pdfout import save_pdf
 
     with pikepdf.open(source) as pdf:
         result = convert_document(pdf, profile=profile, max_ink_percent=max_ink_percent)

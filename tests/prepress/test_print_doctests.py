@@ -6,10 +6,11 @@ import doctest
 
 import pytest
 
-from deckgen.deck import presets, sheetlayout
+from deckgen import units
+from deckgen.prepress import presets, sheetlayout
 
 
-@pytest.mark.parametrize("module", [presets, sheetlayout])
+@pytest.mark.parametrize("module", [presets, sheetlayout, units])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from deckgen.deck.presets import (
+from deckgen.errors import InputError, SpecError
+from deckgen.prepress.presets import (
     PAPER_SIZES_MM,
     VendorPreset,
     load_preset,
     load_preset_file,
     preset_names,
 )
-from deckgen.errors import InputError, SpecError
 
 
 def test_shipped_presets_load() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from deckgen.atomic import atomic_path
-from deckgen.deck.imposition import paper_size
+from deckgen.prepress.imposition import paper_size
 from deckgen.resources import fonts_dir
 
 if TYPE_CHECKING:
@@ -79,8 +79,9 @@ def write_calibration(
     target: Path, *, paper: str = "A4", duplex: Literal["long", "short"] = "long"
 ) -> Path:
     """Write the two-page calibration PDF to ``target`` (atomically); gives the path."""
-    from reportlab.lib.units import mm
     from reportlab.pdfgen import canvas
+
+    from deckgen.units import PT_PER_MM as mm
 
     size = paper_size(paper)
     w, h = size
@@ -113,7 +114,7 @@ def write_calibration(
 
 
 def _front(c: Canvas, size: tuple[float, float], font: str, flip: str) -> None:
-    from reportlab.lib.units import mm
+    from deckgen.units import PT_PER_MM as mm
 
     w, h = size
     c.setFont(font, 14)
@@ -138,7 +139,7 @@ def _front(c: Canvas, size: tuple[float, float], font: str, flip: str) -> None:
 def _back(
     c: Canvas, size: tuple[float, float], font: str, duplex: Literal["long", "short"]
 ) -> None:
-    from reportlab.lib.units import mm
+    from deckgen.units import PT_PER_MM as mm
 
     w, h = size
     c.setFont(font, 14)
@@ -165,7 +166,7 @@ def _back(
 
 def _scales(c: Canvas, x: float, y: float, font: str) -> None:
     """Millimetre graph paper centred on (x, y): x labels below, y labels to the right."""
-    from reportlab.lib.units import mm
+    from deckgen.units import PT_PER_MM as mm
 
     s = SCALE_MM
     for half in range(-2 * s, 2 * s + 1):

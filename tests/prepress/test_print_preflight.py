@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 from print_synthetic import deck_labels, make_deck_pdfs
 
-from deckgen.deck.cmyk import convert_pdf
-from deckgen.deck.preflight import PreflightRules, card_labels, preflight_build, preflight_pdf
+from deckgen.prepress.cmyk import convert_pdf
+from deckgen.prepress.preflight import PreflightRules, card_labels, preflight_build, preflight_pdf
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """Crop marks and cut lines for an imposed sheet, as PDF content-stream operators.
 
-Takes a :class:`~deckgen.deck.sheetlayout.SheetLayout`; gives the operators that draw
+Takes a :class:`~deckgen.prepress.sheetlayout.SheetLayout`; gives the operators that draw
 its marks in black (K only in a CMYK job). Crop marks are short lines in the margin
 around the grid, one pair for every trim line, starting :data:`MARK_GAP_MM` beyond
 the outermost bleed edge, so they never touch a card or its bleed. Cut lines are thin
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from deckgen.deck.cardpages import pt
-from deckgen.deck.sheetlayout import MARK_GAP_MM, MARK_MAX_LEN_MM, SheetLayout
+from deckgen.prepress.cardpages import pt
+from deckgen.prepress.sheetlayout import MARK_GAP_MM, MARK_MAX_LEN_MM, SheetLayout
 
 MARK_WIDTH_PT = 0.5
 CUT_LINE_WIDTH_PT = 0.3

@@ -29,13 +29,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deckgen.units import MM_PER_PT
+
 if TYPE_CHECKING:
     import pikepdf
     import pypdfium2 as pdfium
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-MM_PER_PT = 25.4 / 72
 DPI_TOLERANCE = 0.99
 """A picture prepared for 300 dpi may measure 299.7 after rounding: not a problem."""
 MARGIN_TOLERANCE_MM = 0.25
@@ -278,7 +279,7 @@ def _check_page_objects(
 
 
 def _is_rgb(space: Any, resources: Any) -> bool:
-    from deckgen.deck.cmyk import is_rgb_space
+    from deckgen.prepress.cmyk import is_rgb_space
 
     return bool(is_rgb_space(space, resources))
 
@@ -291,7 +292,7 @@ def _image_ink(obj: pikepdf.Stream, cache: dict[tuple[int, int], float]) -> floa
     key = obj.objgen
     if key in cache:
         return cache[key]
-    from deckgen.deck.cmyk import image_pixels
+    from deckgen.prepress.cmyk import image_pixels
 
     try:
         image = image_pixels(obj)

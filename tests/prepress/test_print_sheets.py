@@ -10,12 +10,12 @@ import pytest
 from pixels import dark_centroid_mm, render
 from pypdf import PdfReader
 
-from deckgen.deck.calibration import behind, targets_mm, write_calibration
-from deckgen.deck.imposition import SheetOptions, impose_sheets, paper_size
-from deckgen.deck.marks import mark_segments
-from deckgen.deck.pdfout import save_pdf
-from deckgen.deck.sheetlayout import compute_layout
 from deckgen.errors import InputError
+from deckgen.prepress.calibration import behind, targets_mm, write_calibration
+from deckgen.prepress.imposition import SheetOptions, impose_sheets, paper_size
+from deckgen.prepress.marks import mark_segments
+from deckgen.prepress.pdfout import save_pdf
+from deckgen.prepress.sheetlayout import compute_layout
 
 PT = 72 / 25.4
 

@@ -9,10 +9,10 @@ import pytest
 from PIL import Image
 
 from deckgen.deck.build import build_deck
-from deckgen.deck.presets import load_preset
-from deckgen.deck.printout import PrintOptions
-from deckgen.deck.printstep import check_deck, print_step
 from deckgen.deck.starter import StarterCard, starter_toml
+from deckgen.prepress.presets import load_preset
+from deckgen.prepress.printout import PrintOptions
+from deckgen.prepress.printstep import check_deck, print_step
 from deckgen.progress import CollectingReporter
 
 
@@ -44,10 +44,8 @@ def _deck(folder: Path, *, pictures: list[str] | None = None, preset: str | None
 
 def test_build_with_sheets_lists_everything(tmp_path: Path) -> None:
     deck = _deck(tmp_path)
-    options = {"print": PrintOptions(preset=load_preset("home-a4"), png=True)}
-    result = build_deck(
-        deck, tmp_path / "out", preview=False, extra_steps=[print_step], options=options
-    )
+    options = PrintOptions(preset=load_preset("home-a4"), png=True)
+    result = build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step(options)])
     out = tmp_path / "out"
     manifest = json.loads((out / "manifest.json").read_text())
     paths = {f["path"] for f in manifest["files"]}
@@ -68,7 +66,7 @@ def test_build_cmyk_refreshes_manifest_hashes(tmp_path: Path) -> None:
     import pikepdf
 
     deck = _deck(tmp_path, preset="drivethrucards")
-    build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step])
+    build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step()])
     out = tmp_path / "out"
     manifest = json.loads((out / "manifest.json").read_text())
     entries = {f["path"]: f for f in manifest["files"]}
@@ -97,7 +95,7 @@ def test_check_finds_low_dpi_picture_on_real_deck(tmp_path: Path) -> None:
 @pytest.mark.parametrize("preset", ["meinspiel", "thegamecrafter"])
 def test_presets_from_deck_file(tmp_path: Path, preset: str) -> None:
     deck = _deck(tmp_path, preset=preset)
-    build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step])
+    build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step()])
     folder = tmp_path / "out" / ("cards" if preset == "meinspiel" else "png")
     assert len(list(folder.iterdir())) == 13
 
@@ -105,14 +103,14 @@ def test_presets_from_deck_file(tmp_path: Path, preset: str) -> None:
 def test_options_from_deck_file_preset_and_back_offset() -> None:
     from types import SimpleNamespace
 
-    from deckgen.deck.printstep import OPTIONS_KEY, options_for
+    from deckgen.prepress.printstep import options_for
 
     spec = SimpleNamespace(preset="home-a4", back_offset_mm=(1.0, -2.0))
     deck = SimpleNamespace(spec=spec, safe_mm=5.0, path=Path("deck.toml"))
-    options = options_for({}, deck)
+    options = options_for(None, deck)  # type: ignore[arg-type]
     assert options.preset is not None and options.preset.name == "home-a4"
     assert options.back_offset_mm == (1.0, -2.0) and options.safe_mm == 5.0
     given = PrintOptions(preset=load_preset("meinspiel"), back_offset_mm=(0.5, 0.5))
-    options = options_for({OPTIONS_KEY: given}, deck)
+    options = options_for(given, deck)  # type: ignore[arg-type]
     assert options.preset is not None and options.preset.name == "meinspiel"
     assert options.back_offset_mm == (0.5, 0.5)

@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen.progress import Reporter
+from deckgen.units import MM_PER_PT, px_at
 
 if TYPE_CHECKING:
     import pypdfium2 as pdfium
     from PIL import Image
-
-MM_PER_INCH = 25.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ class PngJob:
 
 def pixel_size(width_mm: float, height_mm: float, dpi: int) -> tuple[int, int]:
     """Pixels of a ``width_mm`` x ``height_mm`` area at ``dpi`` (rounded)."""
-    return (round(width_mm / MM_PER_INCH * dpi), round(height_mm / MM_PER_INCH * dpi))
+    return (px_at(width_mm, dpi), px_at(height_mm, dpi))
 
 
 def default_workers() -> int:
@@ -105,7 +104,7 @@ def _render_chunk(jobs: list[PngJob], dpi: int, bleed: bool) -> int:
     import pypdfium2 as pdfium
 
     from deckgen.atomic import atomic_path
-    from deckgen.deck.pngwrite import png_bytes
+    from deckgen.prepress.pngwrite import png_bytes
 
     docs: dict[Path, pdfium.PdfDocument] = {}
     try:
@@ -137,7 +136,7 @@ def _render_page(page: pdfium.PdfPage, dpi: int, bleed: bool) -> Image.Image:
         box_pt = (mx0, my0, mx1, my1)
     else:
         box_pt = (tx0, ty0, tx1, ty1)
-    to_mm = MM_PER_INCH / 72
+    to_mm = MM_PER_PT
     width_px, height_px = pixel_size(
         (box_pt[2] - box_pt[0]) * to_mm, (box_pt[3] - box_pt[1]) * to_mm, dpi
     )

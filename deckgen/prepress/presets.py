@@ -23,11 +23,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from deckgen.deck.sizes import CARD_SIZES_MM
+from deckgen.deck.starter import StarterCard
 from deckgen.errors import InputError, did_you_mean
 from deckgen.resources import presets_dir
 from deckgen.specfile import load_model
-
-MM_PER_INCH = 25.4
+from deckgen.units import px_at
 
 Paper = Literal["A4", "Letter", "A3", "SRA3"]
 Duplex = Literal["long", "short"]
@@ -163,8 +164,8 @@ class VendorPreset(BaseModel):
         """Pixel size of a per-card PNG at the preset's dpi (with or without bleed)."""
         extra = 2 * self.bleed_mm if self.png.bleed else 0.0
         return (
-            round((self.card_width_mm + extra) / MM_PER_INCH * self.dpi),
-            round((self.card_height_mm + extra) / MM_PER_INCH * self.dpi),
+            px_at(self.card_width_mm + extra, self.dpi),
+            px_at(self.card_height_mm + extra, self.dpi),
         )
 
     def card_file_name(self, number: int, label: str, ext: str) -> str:
@@ -234,3 +235,19 @@ def preset_summary(preset: VendorPreset) -> dict[str, object]:
         "paper": preset.sheet.paper if preset.sheet else None,
         "notes": preset.notes,
     }
+
+
+def card_from_preset(name: str) -> StarterCard:
+    """Card settings from a vendor preset (the settings ``deckgen deck new --preset`` writes)."""
+    p = load_preset(name)
+    size = f"{p.card_width_mm:g} x {p.card_height_mm:g}"
+    for named, (w, h) in CARD_SIZES_MM.items():
+        if (w, h) == (p.card_width_mm, p.card_height_mm):
+            size = named
+    return StarterCard(
+        size=size,
+        bleed_mm=p.bleed_mm,
+        safe_mm=p.safe_mm,
+        corner_radius_mm=p.corner_radius_mm,
+        preset=name,
+    )

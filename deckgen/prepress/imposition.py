@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from deckgen.deck.cardpages import box, deck_geometry, open_card_pdf, pt
-from deckgen.deck.marks import crop_marks_ops, cut_lines_ops
-from deckgen.deck.presets import PAPER_SIZES_MM
-from deckgen.deck.sheetlayout import SheetLayout, compute_layout
 from deckgen.errors import InputError, did_you_mean
+from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
+from deckgen.prepress.marks import crop_marks_ops, cut_lines_ops
+from deckgen.prepress.presets import PAPER_SIZES_MM
+from deckgen.prepress.sheetlayout import SheetLayout, compute_layout
 from deckgen.progress import Reporter
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def impose_sheets(
 ) -> ImposedSheets:
     """Impose ``cards_pdf`` (all pages, or the 0-based ``pages``) and ``back_pdf``.
 
-    Gives the document in memory; save it with :func:`deckgen.deck.pdfout.save_pdf`.
+    Gives the document in memory; save it with :func:`deckgen.prepress.pdfout.save_pdf`.
     """
     import pikepdf
 

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckgen.deck.geometry import MM
 from deckgen.errors import InputError
+from deckgen.units import PT_PER_MM
 
 if TYPE_CHECKING:
     import pikepdf
 
-PT_PER_MM = MM
 TOLERANCE_PT = 0.05
 
 

@@ -15,11 +15,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from deckgen.deck.cardpages import box, deck_geometry, open_card_pdf, pt
-from deckgen.deck.marks import crop_marks_ops
-from deckgen.deck.pdfout import save_pdf
-from deckgen.deck.sheetlayout import SheetLayout
+from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
+from deckgen.prepress.marks import crop_marks_ops
+from deckgen.prepress.pdfout import save_pdf
+from deckgen.prepress.sheetlayout import SheetLayout
 from deckgen.progress import Reporter
+from deckgen.units import MM_PER_PT
 
 if TYPE_CHECKING:
     import pikepdf
@@ -56,7 +57,7 @@ def _single(src: pikepdf.Pdf, index: int, *, marks: bool, cmyk: bool) -> pikepdf
     form_ref = out.copy_foreign(src.make_indirect(form))
     slug = pt(SLUG_MM)
     width, height = (mx1 - mx0) + 2 * slug, (my1 - my0) + 2 * slug
-    to_mm = 25.4 / 72
+    to_mm = MM_PER_PT
     layout = SheetLayout(
         paper_w_mm=width * to_mm,
         paper_h_mm=height * to_mm,
