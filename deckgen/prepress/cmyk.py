@@ -7,8 +7,10 @@ Takes a PDF made by the deck build (reportlab, sRGB) and gives the same PDF in C
   DeviceCMYK, Flate-compressed (lossless); greyscale images and soft masks stay grey;
 - vector colours: ``rg``/``RG`` and ``sc``/``scn`` in an RGB colour space become
   ``k``/``K`` through the same profile (relative colorimetric); pure black becomes
-  100 % K alone, so text is never printed in four inks; axial and radial shadings with
-  exponential functions are converted too; transparency groups blend in DeviceCMYK;
+  100 % K alone, and black or grey text and stroked lines become a tint of K alone
+  (:mod:`deckgen.prepress.blackink`): small text never prints in four inks; axial and
+  radial shadings with exponential functions are converted too; transparency groups
+  blend in DeviceCMYK;
 - the document gets an OutputIntent (``GTS_PDFX``, ``FOGRA39``) that embeds the
   profile, as PDF/X asks.
 
@@ -49,6 +51,8 @@ class CmykResult:
     images_converted: int = 0
     colours_converted: int = 0
     shadings_converted: int = 0
+    k_only_colours: int = 0
+    """Text and line colours printed in black ink alone (neutral greys and black)."""
     left_rgb: list[str] = field(default_factory=list)
 
 
@@ -138,8 +142,18 @@ class _ColourCache:
 
     def __init__(self, profile: Path, max_ink_percent: float | None = None) -> None:
         self.transform = _transforms(str(profile))[1]
+        self.profile = profile
         self.max_ink = max_ink_percent
         self.cache: dict[tuple[int, int, int], tuple[float, float, float, float]] = {}
+        self.black_cache: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
+
+    def black(self, rgb: tuple[float, float, float]) -> tuple[float, float, float, float]:
+        """A neutral colour as black ink alone (text and lines)."""
+        from deckgen.prepress.blackink import k_only
+
+        if rgb not in self.black_cache:
+            self.black_cache[rgb] = k_only(rgb, self.profile)
+        return self.black_cache[rgb]
 
     def __call__(self, rgb: tuple[float, float, float]) -> tuple[float, float, float, float]:
         from PIL import Image, ImageCms
@@ -190,18 +204,35 @@ def is_rgb_space(space: Any, resources: Any) -> bool:
 def _convert_content(
     instructions: list[Any], resources: Any, colours: _ColourCache, result: CmykResult
 ) -> list[Any] | None:
-    """Rewrite RGB colour operators; ``None`` if nothing changed."""
+    """Rewrite RGB colour operators; ``None`` if nothing changed.
+
+    Neutral colours that paint text or stroke lines become black only
+    (:mod:`deckgen.prepress.blackink`); everything else goes through the profile.
+    """
     import pikepdf
 
+    from deckgen.prepress.blackink import colour_uses, is_neutral
+
+    uses = colour_uses(instructions)
     out: list[Any] = []
     changed = False
     fill_rgb = stroke_rgb = False
-    for operands, operator in instructions:
+
+    def convert(index: int, values: list[Any], stroke: bool) -> tuple[float, ...]:
+        rgb = (float(values[0]), float(values[1]), float(values[2]))
+        used = uses.get(index, set())
+        black_only = is_neutral(rgb) and ("stroke" in used if stroke else "text" in used)
+        result.colours_converted += 1
+        if black_only:
+            result.k_only_colours += 1
+            return colours.black(rgb)
+        return colours(rgb)
+
+    for index, (operands, operator) in enumerate(instructions):
         op = str(operator)
         if op in ("rg", "RG") and len(operands) == 3:
-            cmyk = colours(tuple(float(v) for v in operands))  # type: ignore[arg-type]
+            cmyk = convert(index, operands, op == "RG")
             out.append(([*cmyk], pikepdf.Operator("k" if op == "rg" else "K")))
-            result.colours_converted += 1
             changed = True
             continue
         if op in ("cs", "CS") and operands:
@@ -215,13 +246,11 @@ def _convert_content(
                 changed = True
                 continue
         if op in ("sc", "scn") and fill_rgb and len(operands) == 3:
-            out.append(([*colours(tuple(float(v) for v in operands))], operator))  # type: ignore[arg-type]
-            result.colours_converted += 1
+            out.append(([*convert(index, operands, False)], operator))
             changed = True
             continue
         if op in ("SC", "SCN") and stroke_rgb and len(operands) == 3:
-            out.append(([*colours(tuple(float(v) for v in operands))], operator))  # type: ignore[arg-type]
-            result.colours_converted += 1
+            out.append(([*convert(index, operands, True)], operator))
             changed = True
             continue
         out.append((operands, operator))

@@ -13,7 +13,11 @@ page:
   patterns: they are meant to be cut);
 - ``rgb-in-cmyk``: RGB pictures or colours left in a CMYK job;
 - ``font-not-embedded``: text set in a font the PDF does not carry;
-- ``ink-over-limit``: total ink (C+M+Y+K) above the limit, in a CMYK job.
+- ``ink-over-limit``: total ink (C+M+Y+K) above the limit, in a CMYK job;
+- ``text-not-k-only`` / ``line-not-k-only``: in a CMYK job, black or grey text, or a
+  black or grey line thinner than :data:`THIN_LINE_PT`, printed with cyan, magenta or
+  yellow ink (they must be black ink only, :mod:`deckgen.prepress.blackink`; coloured
+  text and lines are a design choice and are not reported).
 
 Pages are read with pypdfium2 (object bounds, image sizes, fonts) and pikepdf (colour
 operators and image colour spaces).
@@ -42,6 +46,9 @@ DPI_TOLERANCE = 0.99
 MARGIN_TOLERANCE_MM = 0.25
 """Less than this inside the safe margin is not reported (a rule drawn on the safe line
 sticks out by half its width)."""
+
+THIN_LINE_PT = 1.0
+"""Lines at most this wide are hairlines: they must print in one ink."""
 
 OBJ_TEXT, OBJ_PATH, OBJ_IMAGE, OBJ_SHADING, OBJ_FORM = 1, 2, 3, 4, 5
 KIND_NAMES = {
@@ -322,19 +329,34 @@ def _colour_checks(
     """RGB content and total ink on one page (content streams and forms, recursively)."""
     import pikepdf
 
+    from deckgen.prepress.blackink import STROKE_OPS, TEXT_OPS, is_k_only, looks_grey
+
     rgb_things: set[str] = set()
     max_ink = 0.0
     seen: set[tuple[int, int]] = set()
+    not_black: dict[str, list[float]] = {}
 
-    def walk(contents: Any, resources: Any, depth: int) -> None:
+    def walk(contents: Any, resources: Any, depth: int, start: list[Any]) -> None:
         nonlocal max_ink
         if depth > 8:
             return
         fill_rgb = stroke_rgb = False
+        # graphics state: fill CMYK, stroke CMYK, line width
+        stack: list[list[Any]] = [list(start)]
         for instruction in pikepdf.parse_content_stream(contents):
             operands, op = instruction.operands, str(instruction.operator)
+            state = stack[-1]
+            if op == "q":
+                stack.append(list(state))
+            elif op == "Q" and len(stack) > 1:
+                stack.pop()
+            elif op == "w" and operands:
+                state[2] = float(operands[0])
+            elif op in ("g", "G") and operands:
+                state[0 if op == "g" else 1] = (0.0, 0.0, 0.0, 1 - float(operands[0]))
             if op in ("rg", "RG"):
                 rgb_things.add("colours")
+                state[0 if op == "rg" else 1] = None
             elif op in ("cs", "CS") and operands:
                 is_rgb = _is_rgb(operands[0], resources)
                 if op == "cs":
@@ -345,8 +367,15 @@ def _colour_checks(
                     rgb_things.add("colours")
             elif op in ("sc", "scn", "SC", "SCN") and (fill_rgb or stroke_rgb):
                 rgb_things.add("colours")
-            elif op in ("k", "K") and len(operands) == 4:
+            elif op in ("sc", "scn", "SC", "SCN") and len(operands) == 4:
+                state[0 if op in ("sc", "scn") else 1] = tuple(float(v) for v in operands)
                 max_ink = max(max_ink, sum(float(v) for v in operands) * 100)
+            elif op in ("k", "K") and len(operands) == 4:
+                state[0 if op == "k" else 1] = tuple(float(v) for v in operands)
+                max_ink = max(max_ink, sum(float(v) for v in operands) * 100)
+            elif op in TEXT_OPS and rules.cmyk and state[0] is not None:
+                if not is_k_only(state[0]) and looks_grey(state[0]):
+                    not_black.setdefault("text", list(state[0]))
             elif op == "Do" and operands and resources is not None:
                 xobjects = resources.get("/XObject")
                 target = xobjects.get(str(operands[0])) if xobjects is not None else None
@@ -365,13 +394,36 @@ def _colour_checks(
                         max_ink = max(max_ink, _image_ink(target, ink_cache))
                 elif target.get("/Subtype") == pikepdf.Name.Form and key not in seen:
                     seen.add(key)
-                    walk(target, target.get("/Resources", resources), depth + 1)
+                    walk(target, target.get("/Resources", resources), depth + 1, state)
             elif op == "INLINE IMAGE":
                 rgb_things.add("an inline picture")
+            if (
+                op in STROKE_OPS
+                and rules.cmyk
+                and state[1] is not None
+                and state[2] <= THIN_LINE_PT
+                and not is_k_only(state[1])
+                and looks_grey(state[1])
+            ):
+                not_black.setdefault("line", list(state[1]))
 
     page = pdf.pages[index]
-    walk(page, page.obj.get("/Resources"), 0)
+    walk(page, page.obj.get("/Resources"), 0, [(0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0, 1.0), 1.0])
     number = index + 1
+    for what, cmyk in sorted(not_black.items()):
+        inks = " ".join(f"{n}{v * 100:.0f}" for n, v in zip("CMYK", cmyk, strict=True))
+        report.findings.append(
+            Finding(
+                f"{what}-not-k-only",
+                card,
+                file,
+                number,
+                f"{'text' if what == 'text' else 'a thin line'} printed in {inks} "
+                "(several inks fringe when small): use black or grey, which print in "
+                "black ink alone",
+                round(sum(cmyk) * 100, 1),
+            )
+        )
     if rules.cmyk and rgb_things:
         report.findings.append(
             Finding(
