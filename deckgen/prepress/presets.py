@@ -34,6 +34,7 @@ Paper = Literal["A4", "Letter", "A3", "SRA3"]
 Duplex = Literal["long", "short"]
 Marks = Literal["crop", "cut", "none"]
 ColourSpace = Literal["rgb", "cmyk"]
+PdfX = Literal["none", "x4", "x1a"]
 Output = Literal["cards-pdf", "card-pdfs", "card-pngs", "interleaved-pdf", "sheets"]
 
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
@@ -96,6 +97,9 @@ class VendorPreset(BaseModel):
     colour_space: ColourSpace = "rgb"
     crop_marks: bool = Field(default=False, description="crop marks on per-card PDF files")
     max_ink_percent: float = Field(default=300.0, ge=100, le=400)
+    pdfx: PdfX = Field(
+        default="none", description="PDF/X flavour of the CMYK files: x4, x1a or none"
+    )
     max_duplex_shift_mm: float | None = Field(default=None, ge=0, le=10)
     outputs: list[Output] = Field(min_length=1)
     card_file: str = "{number:03d}-{label}"
@@ -136,6 +140,8 @@ class VendorPreset(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> VendorPreset:
+        if self.pdfx != "none" and self.colour_space != "cmyk":
+            raise ValueError('pdfx needs colour_space = "cmyk" (PDF/X files are CMYK here)')
         if 2 * self.safe_mm >= min(self.card_width_mm, self.card_height_mm):
             raise ValueError("safe_mm leaves no room on the card")
         if "sheets" in self.outputs and self.sheet is None:

@@ -6,7 +6,9 @@ labels in deck order (``cover``, ``0-0`` ... ``imprint``) and :class:`PrintOptio
 
 1. ``png/`` one PNG per card plus the back, at the preset's dpi (from the sRGB cards);
 2. for a CMYK job, ``cards.pdf`` and ``back.pdf`` converted in place (pictures through
-   the ICC profile, vector colours, total ink limit, output intent);
+   the ICC profile, vector colours, black-only text, total ink limit, output intent),
+   and made PDF/X-4 or PDF/X-1a:2003 when the preset asks (:mod:`deckgen.prepress.pdfx`);
+   every file made from them below is the same flavour;
 3. ``cards/`` one PDF per card plus the back (MeinSpiel);
 4. the back/front interleaved PDF (DriveThruCards);
 5. ``sheets.pdf`` (fronts and backs for duplex) and ``calibration.pdf``;
@@ -72,6 +74,8 @@ class PrintResult:
     preflight: PreflightReport | None = None
     cmyk: bool = False
     cards_per_sheet: int | None = None
+    pdfx: str = "none"
+    """The PDF/X flavour of the CMYK files (``x4``, ``x1a``) or ``none``."""
 
 
 MAX_BACK_OFFSET_MM = 20.0
@@ -212,6 +216,7 @@ def make_print_outputs(
         )
         result.files += [PrintFile(f"png/{job.target.name}", "card-png") for job in jobs]
 
+    flavour = preset.pdfx if preset is not None and result.cmyk else "none"
     if result.cmyk:
         from deckgen.prepress.cmyk import convert_pdf
 
@@ -223,13 +228,24 @@ def make_print_outputs(
                 reporter.warn(f"{path.name}: {problem}")
             reporter.advance()
         reporter.finish()
+    title = _title(cards_pdf)
+    if flavour != "none":
+        from deckgen.prepress.pdfx import make_pdfx
 
-    def add_intent(pdf: pikepdf.Pdf) -> None:
+        for path in (cards_pdf, back_pdf):
+            with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+                make_pdfx(pdf, flavour, title=title)
+                save_pdf(pdf, path)
+        result.pdfx = flavour
+
+    def finish(pdf: pikepdf.Pdf) -> None:
         from deckgen.prepress.cmyk import add_output_intent
+        from deckgen.prepress.pdfx import make_pdfx
 
-        add_output_intent(pdf)
-
-    finish = add_intent if result.cmyk else None
+        if flavour != "none":
+            make_pdfx(pdf, flavour, title=title)
+        elif result.cmyk:
+            add_output_intent(pdf)
 
     if "card-pdfs" in outputs:
         from deckgen.prepress.cardfiles import split_cards
@@ -264,7 +280,7 @@ def make_print_outputs(
         imposed = impose_sheets(cards_pdf, back_pdf, sheet_options, reporter=reporter)
         duplex = "DuplexFlipLongEdge" if sheet_options.duplex == "long" else "DuplexFlipShortEdge"
         imposed.pdf.Root.ViewerPreferences.Duplex = pikepdf.Name("/" + duplex)
-        if finish is not None:
+        if result.cmyk:
             finish(imposed.pdf)
         save_pdf(imposed.pdf, folder / "sheets.pdf")
         result.cards_per_sheet = imposed.layout.per_sheet
@@ -298,6 +314,14 @@ def make_print_outputs(
             result.files.append(PrintFile("preflight.json", "preflight"))
         result.preflight = report
     return result
+
+
+def _title(cards_pdf: Path) -> str:
+    import pikepdf
+
+    with pikepdf.open(cards_pdf) as pdf:
+        value = pdf.docinfo.get("/Title")
+    return str(value) if value is not None else "deckgen cards"
 
 
 def _card_names(labels: Sequence[str]) -> list[str]:

@@ -41,3 +41,19 @@ def dtc_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     deck.write_text(starter_toml("Black Ink", "double-3", 3, card), encoding="utf-8")
     build_deck(deck, folder / "out", preview=False, extra_steps=[print_step()])
     return folder / "out"
+
+
+@pytest.fixture(scope="session")
+def ms_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real double-3 deck built for MeinSpiel (CMYK, PDF/X-4, one PDF per card)."""
+    from deckgen.deck.build import build_deck
+    from deckgen.deck.starter import starter_toml
+    from deckgen.prepress.presets import card_from_preset
+    from deckgen.prepress.printstep import print_step
+
+    folder = tmp_path_factory.mktemp("ms")
+    deck = folder / "deck.toml"
+    text = starter_toml("Vier Farben", "double-3", 3, card_from_preset("meinspiel"))
+    deck.write_text(text, encoding="utf-8")
+    build_deck(deck, folder / "out", preview=False, extra_steps=[print_step()])
+    return folder / "out"
