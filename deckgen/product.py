@@ -55,12 +55,20 @@ def build_printed_deck(
 
     The card files (``cards.pdf``, ``back.pdf``, preview, manifest) come from
     :func:`deckgen.deck.build.build_deck`; the print step makes what ``options`` (and
-    the deck's vendor preset) ask for. Short rules on the imprint are always checked
-    for size (``strict_text``).
+    the deck's vendor preset) ask for. Against a vendor preset the cards are made to
+    the vendor's size and bleed first (:func:`deckgen.prepress.contract.fit_deck`), and
+    a broken vendor rule stops the build unless ``options.force``. Short rules on the
+    imprint are always checked for size (``strict_text``).
     """
     from deckgen.deck.build import build_deck
-    from deckgen.prepress.printstep import print_step
+    from deckgen.prepress.contract import fit_deck
+    from deckgen.prepress.printstep import options_for, print_step
 
+    options = options_for(options, deck)
+    if options.preset is not None:
+        deck, note = fit_deck(deck, options.preset)
+        if note is not None and reporter is not None:
+            reporter.info(note)
     return build_deck(
         deck,
         out_dir,

@@ -135,6 +135,14 @@ def build_command(
             "(default: as the preset says, else sRGB).",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Make the vendor's files even when the deck breaks one of its rules "
+            "(each broken rule is a warning instead of an error).",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -142,7 +150,9 @@ def build_command(
 
     With a preset (given here or in the deck file), --sheets, --png or --cmyk also the
     print files: per-card PDFs or PNGs, sheets for duplex printing, CMYK, and the
-    preflight as preflight.json. Every build runs the preflight and warns.
+    preflight as preflight.json. Every build runs the preflight and warns; against a
+    vendor preset the cards take the vendor's size and bleed, and a broken vendor rule
+    stops the build (exit 2) unless --force.
     """
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.prepress.presets import load_preset
@@ -156,6 +166,7 @@ def build_command(
         png=png,
         cmyk=cmyk,
         back_offset_mm=parse_back_offset(back_offset) if back_offset else (0.0, 0.0),
+        force=force,
     )
     if sheets:
         from deckgen.prepress.imposition import paper_size

@@ -14,6 +14,9 @@ page:
 - ``rgb-in-cmyk``: RGB pictures or colours left in a CMYK job;
 - ``font-not-embedded``: text set in a font the PDF does not carry;
 - ``ink-over-limit``: total ink (C+M+Y+K) above the limit, in a CMYK job;
+- ``text-too-small``, ``reversed-text-too-small``, ``line-too-thin``: text below the
+  vendor's minimum size (light text on a dark ground has a larger minimum), stroked
+  lines thinner than its minimum width;
 - ``text-not-k-only`` / ``line-not-k-only``: in a CMYK job, black or grey text, or a
   black or grey line thinner than :data:`THIN_LINE_PT`, printed with cyan, magenta or
   yellow ink (they must be black ink only, :mod:`deckgen.prepress.blackink`; coloured
@@ -134,6 +137,12 @@ class PreflightRules:
     cmyk: bool = False
     max_ink_percent: float = 300.0
     check_safe_margin: bool = True
+    min_text_pt: float = 0.0
+    """Smallest text size (0: not checked)."""
+    min_reversed_text_pt: float = 0.0
+    """Smallest size of light text (on a dark ground)."""
+    min_line_pt: float = 0.0
+    """Thinnest stroked line (0: not checked)."""
 
 
 def _compose(first: Matrix, then: Matrix) -> Matrix:
@@ -203,6 +212,89 @@ def _font_info(obj: pdfium.PdfObject) -> tuple[str, bool]:
     return (name, bool(raw.FPDFFont_GetIsEmbedded(font)))
 
 
+SIZE_TOLERANCE_PT = 0.05
+"""Sizes this close below a minimum pass (6.5 pt text measured as 6.4999)."""
+LIGHT_TEXT = 0.6
+"""Text whose luminance (0..1) is above this is light: reversed out of a dark ground."""
+
+
+def _scale(m: Matrix) -> float:
+    a, b, c, d, _, _ = m
+    return math.sqrt(abs(a * d - b * c))
+
+
+def _text_size(obj: pdfium.PdfObject, to_page: Matrix) -> tuple[float, bool]:
+    """The printed size (pt) of a text object and whether it is light (reversed)."""
+    import pypdfium2.raw as raw
+
+    size = ctypes.c_float(0)
+    raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
+    r, g, b, a = (ctypes.c_uint(0) for _ in range(4))
+    raw.FPDFPageObj_GetFillColor(
+        obj.raw, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b), ctypes.byref(a)
+    )
+    luminance = (0.2126 * r.value + 0.7152 * g.value + 0.0722 * b.value) / 255
+    return float(size.value) * _scale(_compose(_matrix(obj), to_page)), luminance > LIGHT_TEXT
+
+
+def _line_width(obj: pdfium.PdfObject, to_page: Matrix) -> float | None:
+    """The printed width (pt) of a stroked path, ``None`` for an unstroked one."""
+    import pypdfium2.raw as raw
+
+    fill_mode, stroke = ctypes.c_int(0), ctypes.c_int(0)
+    raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill_mode), ctypes.byref(stroke))
+    if not stroke.value:
+        return None
+    width = ctypes.c_float(0)
+    raw.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(width))
+    return float(width.value) * _scale(_compose(_matrix(obj), to_page))
+
+
+def _size_findings(
+    rules: PreflightRules, sizes: dict[str, float], where: tuple[str, str, int]
+) -> list[Finding]:
+    card, file, number = where
+    out = []
+    if "text" in sizes:
+        out.append(
+            Finding(
+                "text-too-small",
+                card,
+                file,
+                number,
+                f"text set at {sizes['text']:.1f} pt, below the {rules.min_text_pt:g} pt "
+                "the printer can print sharply: make it larger",
+                round(sizes["text"], 2),
+            )
+        )
+    if "reversed" in sizes:
+        out.append(
+            Finding(
+                "reversed-text-too-small",
+                card,
+                file,
+                number,
+                f"light text on a dark ground set at {sizes['reversed']:.1f} pt, below "
+                f"{rules.min_reversed_text_pt:g} pt (ink spreads into thin light letters): "
+                "make it larger",
+                round(sizes["reversed"], 2),
+            )
+        )
+    if "line" in sizes:
+        out.append(
+            Finding(
+                "line-too-thin",
+                card,
+                file,
+                number,
+                f"a line {sizes['line']:.2f} pt wide, thinner than the "
+                f"{rules.min_line_pt:g} pt the printer holds: draw it thicker",
+                round(sizes["line"], 3),
+            )
+        )
+    return out
+
+
 def _check_page_objects(
     page: pdfium.PdfPage,
     *,
@@ -220,6 +312,7 @@ def _check_page_objects(
     sx0, sy0, sx1, sy1 = tx0 + safe, ty0 + safe, tx1 - safe, ty1 - safe
     margin_hits: dict[str, float] = {}
     fonts_missing: set[str] = set()
+    too_small: dict[str, float] = {}
     objects = [item for item in _page_objects(page) if item[0].type != OBJ_FORM]
     last_bleeding = -1
     for index, (_, (x0, y0, x1, y1), _) in enumerate(objects):
@@ -250,6 +343,15 @@ def _check_page_objects(
             name, embedded = _font_info(obj)
             if not embedded:
                 fonts_missing.add(name)
+            size, light = _text_size(obj, to_page)
+            limit = rules.min_reversed_text_pt if light else rules.min_text_pt
+            key = "reversed" if light else "text"
+            if size > 0 and size < limit - SIZE_TOLERANCE_PT:
+                too_small[key] = min(too_small.get(key, size), size)
+        if obj.type == OBJ_PATH and rules.min_line_pt > 0:
+            width = _line_width(obj, to_page)
+            if width is not None and 0 < width < rules.min_line_pt - 0.01:
+                too_small["line"] = min(too_small.get("line", width), width)
         if not rules.check_safe_margin:
             continue
         if index <= last_bleeding:
@@ -273,6 +375,7 @@ def _check_page_objects(
                 round(depth_mm, 2),
             )
         )
+    report.findings.extend(_size_findings(rules, too_small, (card, file, number)))
     for name in sorted(fonts_missing):
         report.findings.append(
             Finding(

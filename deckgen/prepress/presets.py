@@ -100,6 +100,19 @@ class VendorPreset(BaseModel):
     pdfx: PdfX = Field(
         default="none", description="PDF/X flavour of the CMYK files: x4, x1a or none"
     )
+    min_text_pt: float = Field(default=6.0, ge=0, le=30, description="smallest text size")
+    min_reversed_text_pt: float = Field(
+        default=7.0, ge=0, le=30, description="smallest light text on a dark ground"
+    )
+    min_line_pt: float = Field(default=0.25, ge=0, le=5, description="thinnest line")
+    marks_allowed: bool = Field(
+        default=True, description="the vendor accepts printer's marks in its files"
+    )
+    deck_sizes: list[int] = Field(
+        default_factory=list,
+        description="card counts the vendor sells; a deck is filled with blank cards "
+        "up to the next one",
+    )
     max_duplex_shift_mm: float | None = Field(default=None, ge=0, le=10)
     outputs: list[Output] = Field(min_length=1)
     card_file: str = "{number:03d}-{label}"
@@ -142,6 +155,10 @@ class VendorPreset(BaseModel):
     def _consistent(self) -> VendorPreset:
         if self.pdfx != "none" and self.colour_space != "cmyk":
             raise ValueError('pdfx needs colour_space = "cmyk" (PDF/X files are CMYK here)')
+        if self.crop_marks and not self.marks_allowed:
+            raise ValueError("crop_marks = true but marks_allowed = false")
+        if self.deck_sizes != sorted(set(self.deck_sizes)) or any(n < 1 for n in self.deck_sizes):
+            raise ValueError("deck_sizes must be increasing positive card counts")
         if 2 * self.safe_mm >= min(self.card_width_mm, self.card_height_mm):
             raise ValueError("safe_mm leaves no room on the card")
         if "sheets" in self.outputs and self.sheet is None:
@@ -172,6 +189,25 @@ class VendorPreset(BaseModel):
         return (
             px_at(self.card_width_mm + extra, self.dpi),
             px_at(self.card_height_mm + extra, self.dpi),
+        )
+
+    def deck_size_for(self, cards: int) -> int:
+        """The card count the vendor prints for a deck of ``cards`` (blanks fill it up).
+
+        >>> VendorPreset.model_validate(dict(
+        ...     title="t", card_width_mm=63.5, card_height_mm=88.9, bleed_mm=3, safe_mm=3,
+        ...     outputs=["card-pngs"], deck_sizes=[18, 36, 55])).deck_size_for(38)
+        55
+        """
+        if not self.deck_sizes:
+            return cards
+        for size in self.deck_sizes:
+            if size >= cards:
+                return size
+        raise InputError(
+            f"{self.name} prints at most {self.deck_sizes[-1]} cards; this deck has {cards}",
+            where=f"preset {self.name}: deck_sizes",
+            fix="use a smaller set or another vendor",
         )
 
     def card_file_name(self, number: int, label: str, ext: str) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from deckgen.atomic import write_text
 from deckgen.errors import InputError
@@ -32,6 +32,9 @@ from deckgen.prepress.imposition import SheetOptions, layout_for
 from deckgen.prepress.preflight import PreflightReport, PreflightRules, preflight_pdf
 from deckgen.prepress.presets import SheetSettings, VendorPreset
 from deckgen.progress import CollectingReporter, Reporter
+
+if TYPE_CHECKING:
+    from deckgen.prepress.contract import RuleBreak
 
 CARD_FILE_PATTERN = "{number:03d}-{label}"
 DEFAULT_DPI = 300
@@ -57,6 +60,8 @@ class PrintOptions:
     """The deck's own safe margin (a preset's is used when it has one)."""
     make_files: bool = True
     """False: only convert (for a CMYK job) and preflight, as ``deck check`` does."""
+    force: bool = False
+    """Make the files even when the deck breaks a rule of the preset (with a warning)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,8 @@ class PrintResult:
     cards_per_sheet: int | None = None
     pdfx: str = "none"
     """The PDF/X flavour of the CMYK files (``x4``, ``x1a``) or ``none``."""
+    broken: list[RuleBreak] = field(default_factory=list)
+    """Rules of the preset the deck breaks (made anyway with ``force``)."""
 
 
 MAX_BACK_OFFSET_MM = 20.0
@@ -215,6 +222,8 @@ def make_print_outputs(
             reporter=reporter,
         )
         result.files += [PrintFile(f"png/{job.target.name}", "card-png") for job in jobs]
+        if preset is not None and preset.deck_sizes:
+            result.files += _blank_pngs(folder / "png", preset, len(labels), reporter)
 
     flavour = preset.pdfx if preset is not None and result.cmyk else "none"
     if result.cmyk:
@@ -300,6 +309,9 @@ def make_print_outputs(
             safe_mm=preset.safe_mm if preset else options.safe_mm,
             cmyk=result.cmyk,
             max_ink_percent=preset.max_ink_percent if preset else 300.0,
+            min_text_pt=preset.min_text_pt if preset else 0.0,
+            min_reversed_text_pt=preset.min_reversed_text_pt if preset else 0.0,
+            min_line_pt=preset.min_line_pt if preset else 0.0,
         )
         reporter.start("preflight", None)
         report = preflight_pdf(cards_pdf, _card_names(labels), rules)
@@ -313,7 +325,38 @@ def make_print_outputs(
             write_text(folder / "preflight.json", report.to_json())
             result.files.append(PrintFile("preflight.json", "preflight"))
         result.preflight = report
+        if preset is not None and options.make_files:
+            from deckgen.prepress.contract import enforce
+
+            result.broken = enforce(report, preset, force=options.force, reporter=reporter)
     return result
+
+
+def _blank_pngs(
+    folder: Path, preset: VendorPreset, cards: int, reporter: Reporter
+) -> list[PrintFile]:
+    """Plain white fronts that fill the deck up to the vendor's next deck size."""
+    from PIL import Image
+
+    from deckgen.atomic import write_bytes
+
+    size = preset.deck_size_for(cards)
+    if size == cards:
+        return []
+    import io
+
+    buffer = io.BytesIO()
+    Image.new("RGB", preset.png_size_px, (255, 255, 255)).save(buffer, "PNG", dpi=(preset.dpi,) * 2)
+    out = []
+    for number in range(cards + 1, size + 1):
+        name = preset.card_file_name(number, "blank", "png")
+        write_bytes(folder / name, buffer.getvalue())
+        out.append(PrintFile(f"png/{name}", "blank-png"))
+    reporter.info(
+        f"{preset.name} sells decks of {size} cards: {size - cards} blank fronts fill this "
+        f"deck of {cards}"
+    )
+    return out
 
 
 def _title(cards_pdf: Path) -> str:

@@ -97,10 +97,21 @@ def check_deck(
 ) -> PreflightReport:
     """Preflight of a deck as ``deck build`` would make it (nothing kept)."""
     from deckgen.deck.build import build_deck
+    from deckgen.deck.spec import LoadedDeck as _Loaded
+    from deckgen.deck.spec import load_deck
+    from deckgen.prepress.contract import fit_deck
 
     options = PrintOptions(
         preset=load_preset(preset) if preset else None, cmyk=cmyk, make_files=False
     )
+    deck = (
+        deck_file
+        if isinstance(deck_file, _Loaded)
+        else load_deck(deck_file, allow_outside=allow_outside)
+    )
+    options = options_for(options, deck)
+    if options.preset is not None:
+        deck_file, _ = fit_deck(deck, options.preset)
     step = PrintStep(options, keep_files=False)
     with tempfile.TemporaryDirectory(prefix="deckgen-check-") as tmp:
         build_deck(

@@ -10,14 +10,15 @@ from PIL import Image
 
 from deckgen.deck.build import build_deck
 from deckgen.deck.starter import StarterCard, starter_toml
-from deckgen.prepress.presets import load_preset
+from deckgen.prepress.presets import card_from_preset, load_preset
 from deckgen.prepress.printout import PrintOptions
 from deckgen.prepress.printstep import check_deck, print_step
 from deckgen.progress import CollectingReporter
 
 
 def _deck(folder: Path, *, pictures: list[str] | None = None, preset: str | None = None) -> Path:
-    text = starter_toml("Print Test", "double-3", 3, StarterCard(preset=preset))
+    card = card_from_preset(preset) if preset else StarterCard()
+    text = starter_toml("Print Test", "double-3", 3, card)
     path = folder / "deck.toml"
     path.write_text(text)
     if pictures is not None:

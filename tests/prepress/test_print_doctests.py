@@ -7,10 +7,10 @@ import doctest
 import pytest
 
 from deckgen import units
-from deckgen.prepress import presets, sheetlayout
+from deckgen.prepress import blackink, pdfx, presets, sheetlayout
 
 
-@pytest.mark.parametrize("module", [presets, sheetlayout, units])
+@pytest.mark.parametrize("module", [blackink, pdfx, presets, sheetlayout, units])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

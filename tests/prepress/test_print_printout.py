@@ -40,7 +40,11 @@ def test_thegamecrafter(source: Path, tmp_path: Path) -> None:
     folder = _fresh(source, tmp_path)
     reporter = CollectingReporter()
     result = make_print_outputs(
-        folder, LABELS, PrintOptions(preset=load_preset("thegamecrafter")), reporter=reporter
+        folder,
+        LABELS,
+        # synthetic cards name Helvetica: the file layout is tested here, not the contract
+        PrintOptions(preset=load_preset("thegamecrafter"), force=True),
+        reporter=reporter,
     )
     pngs = sorted(p.name for p in (folder / "png").iterdir())
     assert pngs[0] == "001-cover.png" and pngs[-1] == "back.png" and len(pngs) == 13
@@ -54,7 +58,9 @@ def test_thegamecrafter(source: Path, tmp_path: Path) -> None:
 
 def test_drivethrucards_is_cmyk_and_interleaved(source: Path, tmp_path: Path) -> None:
     folder = _fresh(source, tmp_path)
-    result = make_print_outputs(folder, LABELS, PrintOptions(preset=load_preset("drivethrucards")))
+    result = make_print_outputs(
+        folder, LABELS, PrintOptions(preset=load_preset("drivethrucards"), force=True)
+    )
     assert result.cmyk
     target = folder / "deck-back-front.pdf"
     assert len(PdfReader(target).pages) == 24
@@ -68,7 +74,14 @@ def test_drivethrucards_is_cmyk_and_interleaved(source: Path, tmp_path: Path) ->
 
 def test_meinspiel_size_mismatch_is_reported(source: Path, tmp_path: Path) -> None:
     folder = _fresh(source, tmp_path)
-    result = make_print_outputs(folder, LABELS, PrintOptions(preset=load_preset("meinspiel")))
+    from deckgen.prepress.contract import ContractError
+
+    with pytest.raises(ContractError, match="card size"):
+        make_print_outputs(folder, LABELS, PrintOptions(preset=load_preset("meinspiel")))
+    (tmp_path / "forced").mkdir()
+    folder = _fresh(source, tmp_path / "forced")
+    options = PrintOptions(preset=load_preset("meinspiel"), force=True)
+    result = make_print_outputs(folder, LABELS, options)
     assert len(list((folder / "cards").glob("*.pdf"))) == 13
     assert result.preflight is not None
     sizes = result.preflight.by_kind("card-size")
