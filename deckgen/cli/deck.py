@@ -268,23 +268,44 @@ def check_command(
         bool | None,
         typer.Option("--cmyk/--rgb", help="Check as a CMYK (or sRGB) job (default: the preset's)."),
     ] = None,
+    ink_map: Annotated[
+        Path | None,
+        typer.Option(
+            "--ink-map",
+            help="Where to write the ink map PNG of a CMYK job "
+            "(default: output/<deck name>/ink-map.png).",
+        ),
+    ] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the report as Markdown.")
+    ] = False,
     allow_outside: AllowOutsideOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Preflight: picture dpi on every card, safe margin, fonts, RGB in CMYK, total ink.
+    """Preflight: picture resolution per file, safe margin, text sizes, line widths,
+    fonts, boxes, RGB or spot colours in CMYK, black text in black ink, and the total
+    ink of every card rendered with Ghostscript (an ink map PNG shows where it is too
+    much).
 
     Exit code 1 when something was found.
     """
     from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.deck.build import default_out_dir
     from deckgen.prepress.printstep import check_deck
     from deckgen.product import load_printed_deck
     from deckgen.progress import CollectingReporter
 
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = CollectingReporter()
+    map_path = ink_map if ink_map is not None else default_out_dir(deck) / "ink-map.png"
     report = check_deck(
-        deck, preset=preset, cmyk=cmyk, allow_outside=allow_outside, reporter=reporter
+        deck,
+        preset=preset,
+        cmyk=cmyk,
+        allow_outside=allow_outside,
+        reporter=reporter,
+        ink_map=map_path,
     )
     if not as_json:
         console = ConsoleReporter(quiet=quiet)
@@ -293,12 +314,20 @@ def check_command(
                 console.warn(message)
     if as_json:
         sys.stdout.write(report.to_json())
+    elif markdown:
+        sys.stdout.write(report.to_markdown())
     else:
         for finding in report.findings:
             typer.echo(f"{finding.kind}: {finding.text()}")
         if not quiet:
             lowest = min((p.dpi for p in report.pictures), default=None)
             note = f", lowest picture resolution {lowest:.0f} dpi" if lowest else ""
+            if report.ink:
+                top = max(report.ink, key=lambda i: i.max_percent)
+                note += (
+                    f", highest total ink {top.max_percent:.0f} % ({top.card}; "
+                    f"limit {report.ink_limit_percent:g} %, map: {map_path})"
+                )
             verdict = "ok" if report.ok else f"{len(report.findings)} problem(s)"
             typer.echo(f"checked {report.pages_checked} pages{note}: {verdict}")
     if not report.ok:

@@ -37,6 +37,8 @@ RULES: dict[str, str] = {
     "safe-margin": "safe_mm (nothing important outside the safe zone)",
     "low-dpi": "dpi (pictures at the vendor's resolution)",
     "rgb-in-cmyk": "colour_space (CMYK only)",
+    "spot-colour": "colour_space (process colours only)",
+    "boxes-missing": "page boxes (TrimBox and BleedBox)",
     "ink-over-limit": "max_ink_percent (total ink)",
     "font-not-embedded": "fonts embedded",
     "text-too-small": "min_text_pt",

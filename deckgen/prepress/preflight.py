@@ -14,6 +14,8 @@ page:
 - ``rgb-in-cmyk``: RGB pictures or colours left in a CMYK job;
 - ``font-not-embedded``: text set in a font the PDF does not carry;
 - ``ink-over-limit``: total ink (C+M+Y+K) above the limit, in a CMYK job;
+- ``spot-colour``: Separation or DeviceN colours (spot inks) in a CMYK job;
+- ``boxes-missing``: a page without TrimBox or BleedBox;
 - ``text-too-small``, ``reversed-text-too-small``, ``line-too-thin``: text below the
   vendor's minimum size (light text on a dark ground has a larger minimum), stroked
   lines thinner than its minimum width;
@@ -74,7 +76,8 @@ class Finding:
     value: float | None = None
 
     def text(self) -> str:
-        return f"{self.card} ({self.file} page {self.page}): {self.message}"
+        where = f"{self.file} page {self.page}" if self.page else self.file
+        return f"{self.card} ({where}): {self.message}"
 
 
 @dataclass(frozen=True)
@@ -89,11 +92,26 @@ class PictureUse:
     dpi: float
 
 
+@dataclass(frozen=True)
+class CardInk:
+    """Total ink of one card as the press prints it (rendered, per cent)."""
+
+    card: str
+    file: str
+    page: int
+    max_percent: float
+    over_fraction: float
+
+
 @dataclass
 class PreflightReport:
     findings: list[Finding] = field(default_factory=list)
     pictures: list[PictureUse] = field(default_factory=list)
     pages_checked: int = 0
+    ink: list[CardInk] = field(default_factory=list)
+    ink_limit_percent: float | None = None
+    picture_files: list[dict[str, Any]] = field(default_factory=list)
+    """One entry per picture file: real size, lowest dpi, cards (from the deck)."""
 
     @property
     def ok(self) -> bool:
@@ -107,8 +125,49 @@ class PreflightReport:
             "ok": self.ok,
             "pages_checked": self.pages_checked,
             "findings": [asdict(f) for f in self.findings],
+            "ink_limit_percent": self.ink_limit_percent,
+            "ink": [asdict(i) for i in self.ink],
+            "picture_files": self.picture_files,
             "pictures": [asdict(p) for p in self.pictures],
         }
+
+    def to_markdown(self) -> str:
+        """The report for people: a verdict, the findings by kind, the ink per card."""
+        lines = ["# Preflight", ""]
+        verdict = "no problems found" if self.ok else f"{len(self.findings)} problem(s)"
+        lines.append(f"{self.pages_checked} pages checked: **{verdict}**.")
+        if self.ink:
+            top = max(self.ink, key=lambda i: i.max_percent)
+            limit = f" (limit {self.ink_limit_percent:g} %)" if self.ink_limit_percent else ""
+            lines.append(f"Highest total ink: {top.max_percent:.0f} % on {top.card}{limit}.")
+        kinds: dict[str, list[Finding]] = {}
+        for finding in self.findings:
+            kinds.setdefault(finding.kind, []).append(finding)
+        for kind, found in kinds.items():
+            lines += ["", f"## {kind} ({len(found)})", ""]
+            lines += [f"- {f.text()}" for f in found]
+        if self.picture_files:
+            lines += [
+                "",
+                "## Pictures",
+                "",
+                "| file | pixels | lowest dpi | cards |",
+                "|---|---|---|---|",
+            ]
+            for pic in self.picture_files:
+                lines.append(
+                    f"| {pic['file']} | {pic['width_px']} x {pic['height_px']} | "
+                    f"{pic['dpi']:.0f} | {len(pic['cards'])} |"
+                )
+        if self.ink:
+            lines += ["", "## Total ink per card", "", "| card | file | max % | above limit |"]
+            lines.append("|---|---|---|---|")
+            for ink in self.ink:
+                lines.append(
+                    f"| {ink.card} | {ink.file} | {ink.max_percent:.0f} | "
+                    f"{ink.over_fraction * 100:.2f} % |"
+                )
+        return "\n".join(lines) + "\n"
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -394,6 +453,25 @@ def _is_rgb(space: Any, resources: Any) -> bool:
     return bool(is_rgb_space(space, resources))
 
 
+def _is_spot(space: Any, resources: Any) -> bool:
+    """Whether a colour space (a name or array, maybe a resource name) is a spot colour."""
+    import pikepdf
+
+    if isinstance(space, pikepdf.Name) and resources is not None and "/ColorSpace" in resources:
+        named = resources.ColorSpace.get(str(space))
+        if named is not None:
+            return _is_spot(named, None)
+    if isinstance(space, pikepdf.Array) and len(space) >= 2:
+        kind = str(space[0])
+        if kind == "/Separation":
+            return str(space[1]) not in ("/All", "/None")
+        if kind == "/DeviceN":
+            return any(str(n) not in ("/Cyan", "/Magenta", "/Yellow", "/Black") for n in space[1])
+        if kind == "/Indexed":
+            return _is_spot(space[1], None)
+    return False
+
+
 def _image_ink(obj: pikepdf.Stream, cache: dict[tuple[int, int], float]) -> float:
     """Highest total ink of a CMYK image in per cent (C+M+Y+K)."""
     import pikepdf
@@ -435,6 +513,7 @@ def _colour_checks(
     from deckgen.prepress.blackink import STROKE_OPS, TEXT_OPS, is_k_only, looks_grey
 
     rgb_things: set[str] = set()
+    spots: set[str] = set()
     max_ink = 0.0
     seen: set[tuple[int, int]] = set()
     not_black: dict[str, list[float]] = {}
@@ -461,6 +540,8 @@ def _colour_checks(
                 rgb_things.add("colours")
                 state[0 if op == "rg" else 1] = None
             elif op in ("cs", "CS") and operands:
+                if _is_spot(operands[0], resources):
+                    spots.add("colours")
                 is_rgb = _is_rgb(operands[0], resources)
                 if op == "cs":
                     fill_rgb = is_rgb
@@ -487,6 +568,8 @@ def _colour_checks(
                 key = target.objgen
                 if target.get("/Subtype") == pikepdf.Name.Image:
                     space = target.get("/ColorSpace")
+                    if _is_spot(space, None):
+                        spots.add("pictures")
                     if _is_rgb(space, None) or (
                         isinstance(space, pikepdf.Array)
                         and space[0] == pikepdf.Name.Indexed
@@ -538,6 +621,17 @@ def _colour_checks(
                 "build with --cmyk so that they are converted",
             )
         )
+    if rules.cmyk and spots:
+        report.findings.append(
+            Finding(
+                "spot-colour",
+                card,
+                file,
+                number,
+                "spot colour " + " and ".join(sorted(spots)) + " in a four-colour job: "
+                "the printer prints CMYK only; use process colours",
+            )
+        )
     if rules.cmyk and max_ink > rules.max_ink_percent + 0.5:
         report.findings.append(
             Finding(
@@ -570,6 +664,20 @@ def preflight_pdf(
         with pikepdf.open(path) as pdf:
             for index in range(len(doc)):
                 card = labels[index] if index < len(labels) else f"page {index + 1}"
+                missing = [
+                    name for name in ("/TrimBox", "/BleedBox") if name not in pdf.pages[index].obj
+                ]
+                if missing:
+                    report.findings.append(
+                        Finding(
+                            "boxes-missing",
+                            card,
+                            path.name,
+                            index + 1,
+                            "no " + " and no ".join(m[1:] for m in missing) + ": the printer "
+                            "cannot tell where to cut; make the page from deckgen's cards.pdf",
+                        )
+                    )
                 page = doc[index]
                 _check_page_objects(
                     page, card=card, file=path.name, number=index + 1, rules=rules, report=report

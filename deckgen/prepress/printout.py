@@ -35,6 +35,7 @@ from deckgen.progress import CollectingReporter, Reporter
 
 if TYPE_CHECKING:
     from deckgen.prepress.contract import RuleBreak
+    from deckgen.prepress.picturecheck import PictureCheck
 
 CARD_FILE_PATTERN = "{number:03d}-{label}"
 DEFAULT_DPI = 300
@@ -62,6 +63,9 @@ class PrintOptions:
     """False: only convert (for a CMYK job) and preflight, as ``deck check`` does."""
     force: bool = False
     """Make the files even when the deck breaks a rule of the preset (with a warning)."""
+    ink_map: Path | None = None
+    """Where to write the ink map PNG of a CMYK job (default: ``ink-map.png`` in the
+    output folder when print files are made)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,7 @@ class PrintResult:
     cards_per_sheet: int | None = None
     pdfx: str = "none"
     """The PDF/X flavour of the CMYK files (``x4``, ``x1a``) or ``none``."""
+    ink_map: Path | None = None
     broken: list[RuleBreak] = field(default_factory=list)
     """Rules of the preset the deck breaks (made anyway with ``force``)."""
 
@@ -183,8 +188,13 @@ def make_print_outputs(
     options: PrintOptions,
     *,
     reporter: Reporter | None = None,
+    pictures: Sequence[PictureCheck] | None = None,
 ) -> PrintResult:
-    """Make the print outputs for the cards in ``folder`` (see the module docstring)."""
+    """Make the print outputs for the cards in ``folder`` (see the module docstring).
+
+    ``pictures`` (from :func:`deckgen.prepress.picturecheck.check_pictures`, when the
+    deck is known) replace the per-card resolution findings by one per picture file.
+    """
     import pikepdf
 
     from deckgen.prepress.cardpages import deck_geometry, open_card_pdf
@@ -318,6 +328,18 @@ def make_print_outputs(
         report = preflight_pdf(back_pdf, ["the back"], rules, report=report)
         if preset is not None and preset.card_size_required:
             _check_size(preset, geometry.card_w_mm, geometry.card_h_mm, geometry.bleed_mm, report)
+        if pictures is not None:
+            _picture_findings(report, pictures, rules.min_dpi)
+        if result.cmyk:
+            map_png = _ink_check(report, (cards_pdf, back_pdf), labels, rules.max_ink_percent)
+            target = options.ink_map or (folder / "ink-map.png" if outputs else None)
+            if target is not None:
+                from deckgen.atomic import write_bytes
+
+                write_bytes(target, map_png)
+                if target.parent == folder:
+                    result.files.append(PrintFile(target.name, "ink-map"))
+                result.ink_map = target
         reporter.finish()
         for line in report.summary_lines():
             reporter.warn(f"preflight: {line}")
@@ -330,6 +352,53 @@ def make_print_outputs(
 
             result.broken = enforce(report, preset, force=options.force, reporter=reporter)
     return result
+
+
+def _picture_findings(
+    report: PreflightReport, pictures: Sequence[PictureCheck], min_dpi: int
+) -> None:
+    """One low-dpi finding per picture file (naming it) instead of one per card."""
+    from dataclasses import asdict
+
+    from deckgen.prepress.picturecheck import low_dpi_findings
+
+    report.findings = [f for f in report.findings if f.kind != "low-dpi"]
+    report.findings += low_dpi_findings(list(pictures), dpi=min_dpi)
+    report.picture_files = [asdict(p) for p in pictures]
+
+
+def _ink_check(
+    report: PreflightReport, pdfs: Sequence[Path], labels: Sequence[str], limit: float
+) -> bytes:
+    """Total ink as rendered (Ghostscript) per card, findings above the limit, the map."""
+    from deckgen.prepress.inkmap import ink_map_png, page_ink, render_cmyk_pages
+    from deckgen.prepress.preflight import CardInk, Finding
+
+    names = [*_card_names(labels), "the back"]
+    pages = []
+    files = []
+    for pdf in pdfs:
+        rendered = render_cmyk_pages(pdf)
+        pages += rendered
+        files += [(pdf.name, n) for n in range(1, len(rendered) + 1)]
+    report.findings = [f for f in report.findings if f.kind != "ink-over-limit"]
+    report.ink_limit_percent = limit
+    for ink, (file, number), name in zip(page_ink(pages, limit), files, names, strict=False):
+        report.ink.append(CardInk(name, file, number, ink.max_percent, ink.over_fraction))
+        if ink.max_percent > limit + 0.5:
+            report.findings.append(
+                Finding(
+                    "ink-over-limit",
+                    name,
+                    file,
+                    number,
+                    f"total ink reaches {ink.max_percent:.0f} % on "
+                    f"{ink.over_fraction * 100:.2f} % of the card, more than the {limit:.0f} % "
+                    "allowed (red on ink-map.png): lighten the darkest colours",
+                    ink.max_percent,
+                )
+            )
+    return ink_map_png(pages, limit)
 
 
 def _blank_pngs(

@@ -65,10 +65,16 @@ class PrintStep:
 
     def __call__(self, ctx: BuildContext) -> list[OutputFile]:
         from deckgen.deck.manifest import OutputFile
+        from deckgen.prepress.picturecheck import check_pictures
 
         options = options_for(self.options, ctx.deck)
+        dpi = options.preset.dpi if options.preset is not None else 300
         result = make_print_outputs(
-            ctx.stage, card_file_labels(ctx.cards), options, reporter=ctx.reporter
+            ctx.stage,
+            card_file_labels(ctx.cards),
+            options,
+            reporter=ctx.reporter,
+            pictures=check_pictures(ctx.deck, ctx.cards, dpi=dpi),
         )
         if result.preflight is not None:
             self.reports.append(result.preflight)
@@ -94,15 +100,20 @@ def check_deck(
     cmyk: bool | None = None,
     allow_outside: bool = False,
     reporter: Reporter | None = None,
+    ink_map: Path | None = None,
 ) -> PreflightReport:
-    """Preflight of a deck as ``deck build`` would make it (nothing kept)."""
+    """Preflight of a deck as ``deck build`` would make it (nothing kept but the ink
+    map of a CMYK job, written to ``ink_map`` when given)."""
     from deckgen.deck.build import build_deck
     from deckgen.deck.spec import LoadedDeck as _Loaded
     from deckgen.deck.spec import load_deck
     from deckgen.prepress.contract import fit_deck
 
     options = PrintOptions(
-        preset=load_preset(preset) if preset else None, cmyk=cmyk, make_files=False
+        preset=load_preset(preset) if preset else None,
+        cmyk=cmyk,
+        make_files=False,
+        ink_map=ink_map,
     )
     deck = (
         deck_file

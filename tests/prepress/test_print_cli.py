@@ -80,9 +80,12 @@ def test_check_names_low_dpi_card(runner, tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     low = [f for f in report["findings"] if f["kind"] == "low-dpi"]
-    assert {f["card"] for f in low} == {"tile 0-1", "tile 1-1", "tile 1-2", "tile 1-3"}
+    # one finding for the picture file (not one per card), naming every card showing it
+    assert len(low) == 1 and low[0]["file"] == "tiny.png"
+    assert low[0]["card"] == "tile 0-1, tile 1-1, tile 1-2, tile 1-3"
     plain = runner.invoke(app, ["deck", "check", str(deck)])
-    assert plain.exit_code == 1 and "low-dpi: tile 0-1 (cards.pdf page 3)" in plain.stdout
+    assert plain.exit_code == 1 and "low-dpi: tile 0-1, tile 1-1" in plain.stdout
+    assert "tiny.png" in plain.stdout and "50 x 50 px" in plain.stdout
 
 
 def test_calibrate_and_bad_options(runner, tmp_path: Path) -> None:
