@@ -175,6 +175,17 @@ def build_command(
     from deckgen.product import build_printed_deck, load_printed_deck
 
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
+    if back_offset:
+        from deckgen.errors import InputError
+        from deckgen.prepress.printout import planned_outputs
+        from deckgen.prepress.printstep import options_for
+
+        if "sheets" not in planned_outputs(options_for(print_options, deck)):
+            raise InputError(
+                "--back-offset moves the backs on duplex sheets, but this build makes none",
+                where="option --back-offset",
+                fix="add --sheets A4 (or Letter, A3, SRA3), or use a preset that prints sheets",
+            )
     reporter = ConsoleReporter(quiet=quiet)
     result = build_printed_deck(
         deck,

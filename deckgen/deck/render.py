@@ -61,6 +61,7 @@ def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str, initia
     c.setSubject("print-ready domino card deck")
     c.setTrimBox(geometry.trim.as_pdf_box())
     c.setBleedBox(geometry.page.as_pdf_box())
+    c.setViewerPreference("PrintScaling", "None")  # cards print at their real size
     return c
 
 

@@ -123,11 +123,11 @@ def impose_sheets(
             name = f"/C{index}"
             resources[name] = forms[index]
             trim = box(cards.pages[index], "TrimBox")
-            front_ops.append(_place(name, trim, layout.front_trim(slot), layout.bleed_mm))
+            front_ops.append(_place(name, trim, layout.front_trim(slot), layout.bleed_sides(slot)))
         if options.marks == "crop":
-            front_ops.append(crop_marks_ops(layout, options.colour_space))
+            front_ops.append(crop_marks_ops(layout, options.colour_space, len(group)))
         elif options.marks == "cut":
-            front_ops.append(cut_lines_ops(layout, options.colour_space))
+            front_ops.append(cut_lines_ops(layout, options.colour_space, len(group)))
         _add_page(out, layout, "\n".join(front_ops), resources)
 
         back_ops = [
@@ -135,7 +135,7 @@ def impose_sheets(
                 "/B",
                 back_trim,
                 layout.back_trim(slot, options.duplex, options.back_offset_mm),
-                layout.bleed_mm,
+                layout.back_bleed_sides(slot, options.duplex),
             )
             for slot in range(len(group))
         ]
@@ -161,16 +161,17 @@ def _place(
     name: str,
     trim_pt: tuple[float, float, float, float],
     target_mm: tuple[float, float, float, float],
-    bleed_mm: float,
+    bleed_mm: tuple[float, float, float, float],
 ) -> str:
     """Content that draws form ``name`` with its trim box on ``target_mm``, clipped to
-    the target plus ``bleed_mm``."""
+    the target plus the bleed kept on each side (left, bottom, right, top, mm)."""
     tx0, ty0 = pt(target_mm[0]), pt(target_mm[1])
     w, h = pt(target_mm[2] - target_mm[0]), pt(target_mm[3] - target_mm[1])
-    b = pt(bleed_mm)
+    left, bottom, right, top = (pt(v) for v in bleed_mm)
     dx, dy = tx0 - trim_pt[0], ty0 - trim_pt[1]
     return (
-        f"q {_n(tx0 - b)} {_n(ty0 - b)} {_n(w + 2 * b)} {_n(h + 2 * b)} re W n "
+        f"q {_n(tx0 - left)} {_n(ty0 - bottom)} {_n(w + left + right)} "
+        f"{_n(h + bottom + top)} re W n "
         f"1 0 0 1 {_n(dx)} {_n(dy)} cm {name} Do Q"
     )
 

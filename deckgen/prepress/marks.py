@@ -32,10 +32,13 @@ def _f(value_mm: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def mark_segments(layout: SheetLayout) -> list[tuple[float, float, float, float]]:
-    """Every crop mark as a segment (x0, y0, x1, y1) in mm."""
+def mark_segments(
+    layout: SheetLayout, slots: int | None = None
+) -> list[tuple[float, float, float, float]]:
+    """Every crop mark of the first ``slots`` cards (all by default) as a segment
+    (x0, y0, x1, y1) in mm: a cut line that only empty slots have gets no mark."""
     gx0, gy0, gx1, gy1 = layout.grid_rect
-    xs, ys = layout.trim_lines()
+    xs, ys = layout.trim_lines(slots)
     segments: list[tuple[float, float, float, float]] = []
     top_start, bottom_start = gy1 + MARK_GAP_MM, gy0 - MARK_GAP_MM
     top_end = min(top_start + MARK_MAX_LEN_MM, layout.paper_h_mm - EDGE_MM)
@@ -56,25 +59,31 @@ def mark_segments(layout: SheetLayout) -> list[tuple[float, float, float, float]
     return segments
 
 
-def crop_marks_ops(layout: SheetLayout, colour_space: Literal["rgb", "cmyk"] = "rgb") -> str:
-    """Operators drawing the crop marks of ``layout``."""
+def crop_marks_ops(
+    layout: SheetLayout, colour_space: Literal["rgb", "cmyk"] = "rgb", slots: int | None = None
+) -> str:
+    """Operators drawing the crop marks of ``layout`` (of its first ``slots`` cards)."""
     ops = ["q", f"{MARK_WIDTH_PT} w 0 J", _black(colour_space)]
-    for x0, y0, x1, y1 in mark_segments(layout):
+    for x0, y0, x1, y1 in mark_segments(layout, slots):
         ops.append(f"{_f(x0)} {_f(y0)} m {_f(x1)} {_f(y1)} l S")
     ops.append("Q")
     return "\n".join(ops)
 
 
-def cut_lines_ops(layout: SheetLayout, colour_space: Literal["rgb", "cmyk"] = "rgb") -> str:
-    """Operators drawing a cut line along every trim line, clipped off the card faces."""
+def cut_lines_ops(
+    layout: SheetLayout, colour_space: Literal["rgb", "cmyk"] = "rgb", slots: int | None = None
+) -> str:
+    """Operators drawing a cut line along every trim line of the first ``slots`` cards
+    (all by default), clipped off the card faces."""
     w, h = layout.paper_w_mm, layout.paper_h_mm
     ops = ["q", f"0 0 {_f(w)} {_f(h)} re"]
-    for slot in range(layout.per_sheet):
+    count = layout.per_sheet if slots is None else min(slots, layout.per_sheet)
+    for slot in range(count):
         x0, y0, x1, y1 = layout.front_trim(slot)
         ops.append(f"{_f(x0)} {_f(y0)} {_f(x1 - x0)} {_f(y1 - y0)} re")
     ops.append("W* n")
     ops.append(f"{CUT_LINE_WIDTH_PT} w 0 J {_black(colour_space)}")
-    xs, ys = layout.trim_lines()
+    xs, ys = layout.trim_lines(count)
     for x in xs:
         ops.append(f"{_f(x)} {_f(EDGE_MM)} m {_f(x)} {_f(h - EDGE_MM)} l S")
     for y in ys:

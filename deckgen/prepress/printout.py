@@ -90,7 +90,9 @@ class PrintResult:
     """Rules of the preset the deck breaks (made anyway with ``force``)."""
 
 
-MAX_BACK_OFFSET_MM = 20.0
+MAX_BACK_OFFSET_MM = 6.0
+"""The calibration page's scales read -6 ... +6 mm (:data:`deckgen.prepress.calibration.
+SCALE_MM`): a larger offset is not something it measured."""
 
 
 def parse_back_offset(text: str, *, where: str = "option --back-offset") -> tuple[float, float]:
@@ -106,12 +108,21 @@ def parse_back_offset(text: str, *, where: str = "option --back-offset") -> tupl
             where=where,
             fix="give two numbers in mm, x then y, like --back-offset 1.5,-2",
         ) from None
+    return check_back_offset((x, y), where=where)
+
+
+def check_back_offset(
+    offset: tuple[float, float], *, where: str = "option --back-offset"
+) -> tuple[float, float]:
+    """The offset, if the calibration page can measure it (each value within its scales)."""
+    x, y = offset
     if not all(abs(v) <= MAX_BACK_OFFSET_MM and v == v for v in (x, y)):
         raise InputError(
-            f"a back offset of {x:g}, {y:g} mm is more than a printer shifts",
+            f"a back offset of {x:g}, {y:g} mm is beyond what calibration.pdf measures "
+            f"(its scales read -{MAX_BACK_OFFSET_MM:g} ... +{MAX_BACK_OFFSET_MM:g} mm)",
             where=where,
             fix=f"use values between -{MAX_BACK_OFFSET_MM:g} and {MAX_BACK_OFFSET_MM:g} mm "
-            "read from calibration.pdf",
+            "read from calibration.pdf; a printer that shifts more needs servicing",
         )
     return (x, y)
 
@@ -179,7 +190,8 @@ def _sheet_options(
     except InputError:
         full_count = 0
     home_count = layout_for(card_mm, card_bleed, home).per_sheet
-    return home if home_count > full_count else full
+    # keeping each card's own (1 mm) bleed is preferred when it fits as many
+    return home if home_count >= full_count else full
 
 
 def make_print_outputs(

@@ -47,7 +47,12 @@ def options_for(options: PrintOptions | None, deck: LoadedDeck) -> PrintOptions:
         preset = load_preset(spec.preset, where=f"{deck.path}: key preset")
     offset = options.back_offset_mm
     if offset == (0.0, 0.0):
-        offset = (float(spec.back_offset_mm[0]), float(spec.back_offset_mm[1]))
+        from deckgen.prepress.printout import check_back_offset
+
+        offset = check_back_offset(
+            (float(spec.back_offset_mm[0]), float(spec.back_offset_mm[1])),
+            where=f"{deck.path}: key back_offset_mm",
+        )
     return dataclasses.replace(
         options, preset=preset, safe_mm=float(deck.safe_mm), back_offset_mm=offset
     )

@@ -15,6 +15,14 @@ page as the printer prints it (upright when the sheet is turned over that edge).
 (3, 3, 9)
 >>> lay.front_trim(0)[:2], lay.back_trim(0, "long")[:2]
 ((8.5, 194.5), (138.5, 194.5))
+
+When cards with their own bleed leave room for fewer cards than cards that share one
+(abutting at their cut lines, bleed only around the grid), the cards share it: nine
+poker cards on US Letter instead of six.
+
+>>> letter = compute_layout((215.9, 279.4), (63.5, 88.9), bleed_mm=0.5, margin_mm=3)
+>>> (letter.per_sheet, letter.shared_bleed)
+(9, True)
 """
 
 from __future__ import annotations
@@ -48,6 +56,8 @@ class SheetLayout:
     gutter_mm: float
     cols: int
     rows: int
+    shared_bleed: bool = False
+    """Cards abut at their cut lines; ``bleed_mm`` is kept only around the grid."""
 
     @property
     def per_sheet(self) -> int:
@@ -55,17 +65,18 @@ class SheetLayout:
 
     @property
     def cell_w_mm(self) -> float:
-        return self.card_w_mm + 2 * self.bleed_mm
+        return self.card_w_mm + (0.0 if self.shared_bleed else 2 * self.bleed_mm)
 
     @property
     def cell_h_mm(self) -> float:
-        return self.card_h_mm + 2 * self.bleed_mm
+        return self.card_h_mm + (0.0 if self.shared_bleed else 2 * self.bleed_mm)
 
     @property
     def grid_rect(self) -> Rect:
         """The outer bleed edges of the whole grid."""
-        w = self.cols * self.cell_w_mm + (self.cols - 1) * self.gutter_mm
-        h = self.rows * self.cell_h_mm + (self.rows - 1) * self.gutter_mm
+        outer = 2 * self.bleed_mm if self.shared_bleed else 0.0
+        w = self.cols * self.cell_w_mm + (self.cols - 1) * self.gutter_mm + outer
+        h = self.rows * self.cell_h_mm + (self.rows - 1) * self.gutter_mm + outer
         x0 = (self.paper_w_mm - w) / 2
         y0 = (self.paper_h_mm - h) / 2
         return (x0, y0, x0 + w, y0 + h)
@@ -79,6 +90,27 @@ class SheetLayout:
         x0 = gx0 + col * (self.cell_w_mm + self.gutter_mm) + self.bleed_mm
         y1 = gy1 - row * (self.cell_h_mm + self.gutter_mm) - self.bleed_mm
         return _round_rect((x0, y1 - self.card_h_mm, x0 + self.card_w_mm, y1))
+
+    def bleed_sides(self, slot: int) -> tuple[float, float, float, float]:
+        """Bleed (mm) kept on the left, bottom, right and top of ``slot``'s front: all
+        of it, or with a shared bleed only on the sides at the grid's edge."""
+        b = self.bleed_mm
+        if not self.shared_bleed:
+            return (b, b, b, b)
+        row, col = divmod(slot, self.cols)
+        return (
+            b if col == 0 else 0.0,
+            b if row == self.rows - 1 else 0.0,
+            b if col == self.cols - 1 else 0.0,
+            b if row == 0 else 0.0,
+        )
+
+    def back_bleed_sides(
+        self, slot: int, duplex: Literal["long", "short"]
+    ) -> tuple[float, float, float, float]:
+        """The bleed sides of the back behind ``slot`` (mirrored as the sheet turns)."""
+        left, bottom, right, top = self.bleed_sides(slot)
+        return (right, bottom, left, top) if duplex == "long" else (left, top, right, bottom)
 
     def back_trim(
         self,
@@ -101,11 +133,12 @@ class SheetLayout:
             raise ValueError(f"duplex must be 'long' or 'short', not {duplex!r}")
         return _round_rect((rect[0] + dx, rect[1] + dy, rect[2] + dx, rect[3] + dy))
 
-    def trim_lines(self) -> tuple[list[float], list[float]]:
-        """The distinct x (vertical cuts) and y (horizontal cuts) of all trim edges."""
+    def trim_lines(self, slots: int | None = None) -> tuple[list[float], list[float]]:
+        """The distinct x (vertical cuts) and y (horizontal cuts) of the trim edges of
+        the first ``slots`` cards (all slots by default): empty slots get no cuts."""
         xs: set[float] = set()
         ys: set[float] = set()
-        for slot in range(self.per_sheet):
+        for slot in range(self.per_sheet if slots is None else min(slots, self.per_sheet)):
             x0, y0, x1, y1 = self.front_trim(slot)
             xs.update((x0, x1))
             ys.update((y0, y1))
@@ -140,6 +173,14 @@ def compute_layout(
     eps = 1e-9
     cols = max(0, math.floor((avail_w + gutter_mm + eps) / (cell_w + gutter_mm)))
     rows = max(0, math.floor((avail_h + gutter_mm + eps) / (cell_h + gutter_mm)))
+    if gutter_mm == 0 and bleed_mm > 0:
+        # bleed-sharing: the cards abut, the bleed stays only around the grid
+        shared_cols = max(0, math.floor((avail_w - 2 * bleed_mm + eps) / card_w))
+        shared_rows = max(0, math.floor((avail_h - 2 * bleed_mm + eps) / card_h))
+        if shared_cols * shared_rows > cols * rows:
+            return SheetLayout(
+                paper_w, paper_h, card_w, card_h, bleed_mm, 0.0, shared_cols, shared_rows, True
+            )
     if cols < 1 or rows < 1:
         raise InputError(
             f"a {card_w:g} x {card_h:g} mm card with {bleed_mm:g} mm bleed does not fit on "

@@ -100,3 +100,30 @@ def test_calibrate_and_bad_options(runner, tmp_path: Path) -> None:
         assert result.exit_code == 2, (bad, result.output)
         assert "error:" in result.stderr and "Traceback" not in result.output
         assert not out.exists()
+
+
+def test_back_offset_needs_sheets_and_a_measurable_value(runner, tmp_path: Path) -> None:
+    deck = _new_deck(runner, tmp_path)
+    out = tmp_path / "out"
+    base = ["deck", "build", str(deck), "--out", str(out), "--no-preview", "-q"]
+    alone = runner.invoke(app, [*base, "--back-offset", "1,1"])
+    assert alone.exit_code == 2 and "--sheets" in alone.output, alone.output
+    far = runner.invoke(app, [*base, "--sheets", "A4", "--back-offset", "8,0"])
+    assert far.exit_code == 2 and "calibration.pdf measures" in far.output, far.output
+    fine = runner.invoke(app, [*base, "--sheets", "A4", "--back-offset", "1.5,-2"])
+    assert fine.exit_code == 0, fine.output
+
+
+def test_every_pdf_of_a_build_asks_not_to_be_scaled(runner, tmp_path: Path) -> None:
+    deck = _new_deck(runner, tmp_path, "--preset", "meinspiel")
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["deck", "build", str(deck), "--out", str(out), "--sheets", "A4", "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(out.rglob("*.pdf"))
+    assert len(pdfs) > 10
+    for path in pdfs:
+        with pikepdf.open(path) as pdf:
+            prefs = pdf.Root.get("/ViewerPreferences")
+            assert prefs is not None and prefs.get("/PrintScaling") == "/None", path.name

@@ -21,26 +21,58 @@ PT = 72 / 25.4
 
 
 @pytest.mark.parametrize(
-    ("paper", "card", "bleed", "expected"),
+    ("paper", "card", "bleed", "expected", "shared"),
     [
-        ("A4", (63, 88), 3, (2, 3)),
-        ("Letter", (63, 88), 3, (2, 2)),
-        ("A3", (63, 88), 3, (4, 4)),
-        ("SRA3", (63, 88), 3, (4, 4)),
-        ("A4", (63, 88), 1, (3, 3)),
-        ("Letter", (63, 88), 1, (3, 2)),
-        ("A4", (59, 91), 1, (3, 3)),
-        ("SRA3", (59, 91), 1, (5, 4)),
-        ("A3", (70, 120), 3, (3, 3)),
+        ("A4", (63, 88), 3, (3, 3), True),  # sharing the bleed fits 9 instead of 6
+        ("Letter", (63, 88), 3, (3, 2), True),
+        ("A3", (63, 88), 3, (4, 4), False),
+        ("SRA3", (63, 88), 3, (4, 4), False),
+        ("A4", (63, 88), 1, (3, 3), False),
+        ("Letter", (63, 88), 1, (3, 3), True),
+        ("Letter", (63.5, 88.9), 0.5, (3, 3), True),  # poker cards on Letter: 9, was 6
+        ("A4", (59, 91), 1, (3, 3), False),
+        ("SRA3", (59, 91), 1, (5, 4), False),
+        ("A3", (70, 120), 3, (4, 3), True),
     ],
 )
-def test_cards_per_sheet(paper: str, card: tuple[int, int], bleed: float, expected) -> None:
+def test_cards_per_sheet(
+    paper: str, card: tuple[float, float], bleed: float, expected: tuple[int, int], shared: bool
+) -> None:
     lay = compute_layout(paper_size(paper), card, bleed_mm=bleed, margin_mm=3)
     assert (lay.cols, lay.rows) == expected
+    assert lay.shared_bleed is shared
     gx0, gy0, gx1, gy1 = lay.grid_rect
     w, h = paper_size(paper)
     assert gx0 == pytest.approx(w - gx1) and gy0 == pytest.approx(h - gy1)  # centred
     assert gx0 >= 3 + 2 - 1e-9 and gy0 >= 3 + 2 - 1e-9  # margin and room for marks
+    fronts = [lay.front_trim(s) for s in range(lay.per_sheet)]
+    for i, a in enumerate(fronts):  # no two cards overlap
+        for b in fronts[i + 1 :]:
+            assert (
+                a[2] <= b[0] + 1e-6
+                or b[2] <= a[0] + 1e-6
+                or a[3] <= b[1] + 1e-6
+                or b[3] <= a[1] + 1e-6
+            )
+
+
+def test_no_marks_for_empty_slots(deck7: tuple[Path, Path], tmp_path: Path) -> None:
+    """38 cards on A4 (9 a sheet): the last sheet holds 2 cards and marks only their cuts."""
+    cards, back = deck7
+    opts = SheetOptions(paper="A4", bleed_mm=1)
+    imposed = impose_sheets(cards, back, opts)
+    layout = imposed.layout
+    assert layout.per_sheet == 9 and imposed.sheets == 5
+    full = len(mark_segments(layout))
+    two = len(mark_segments(layout, 2))
+    assert two < full
+    last_front = imposed.pdf.pages[-2]
+    strokes = sum(1 for _, op in pikepdf.parse_content_stream(last_front) if str(op) == "S")
+    first_front = imposed.pdf.pages[0]
+    full_strokes = sum(1 for _, op in pikepdf.parse_content_stream(first_front) if str(op) == "S")
+    assert full_strokes == full and strokes == two
+    xs, ys = layout.trim_lines(2)
+    assert len(xs) == 4 and len(ys) == 2  # two cards in the top row, nothing below
 
 
 def test_card_too_big_for_paper() -> None:
