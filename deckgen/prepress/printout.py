@@ -190,8 +190,7 @@ def _sheet_options(
     except InputError:
         full_count = 0
     home_count = layout_for(card_mm, card_bleed, home).per_sheet
-    # keeping each card's own (1 mm) bleed is preferred when it fits as many
-    return home if home_count >= full_count else full
+    return home if home_count > full_count else full
 
 
 def make_print_outputs(
