@@ -158,6 +158,8 @@ class ResolvedPicture:
     path: Path
     focus: tuple[float, float]
     key: str
+    focus_given: bool = True
+    """False when the deck file names no focus (then portraits keep their upper third)."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,12 @@ def resolve_picture(
             where=where,
             fix=f"put the file at {path} or correct the path (relative to the deck file)",
         )
-    return ResolvedPicture(path=path, focus=ref.focus, key=where.rsplit("key ", 1)[-1])
+    return ResolvedPicture(
+        path=path,
+        focus=ref.focus,
+        key=where.rsplit("key ", 1)[-1],
+        focus_given="focus" in ref.model_fields_set,
+    )
 
 
 def _resolve_font(
