@@ -37,8 +37,8 @@ def _is_portrait(path: Path) -> bool:
         with Image.open(path) as image:
             width, height = image.size
             turned = int(image.getexif().get(0x0112, 1)) in (5, 6, 7, 8)
-    except (OSError, UnidentifiedImageError):
-        return False  # the picture loader reports unreadable files
+    except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError):
+        return False  # the picture loader reports unreadable or hostile files
     if turned:
         width, height = height, width
     return height > width * 1.05
