@@ -97,6 +97,9 @@ class FacesModel(_Model):
     ink: Colour = "#222222"
     pictures: list[Picture] = Field(default_factory=list, max_length=MAX_SUPPORTED_PIP)
     fit: Literal["cover", "contain"] = "cover"
+    half_rotation: bool = False
+    """Turn the second half's picture (or numeral) by 180 degrees, so that it reads
+    upright when the card is turned round."""
 
 
 class BackModel(_Model):

@@ -66,6 +66,7 @@ pip_colours = "palette"        # palette (colour-blind safe) or mono (all in `in
 ink = "#222222"
 # colours = ["#0072b2", ...]   # your own colour for each value 1 ... N
 fit = "cover"                  # pictures: cover (crop to fill) or contain
+half_rotation = false          # true: the lower half's picture reads upright when turned
 # One picture per value 1 ... N (value 0 stays blank); used by the picture styles.
 # Write {{ file = "x.jpg", focus = [0.5, 0.3] }} to keep a point of a photo in view
 # (without one, a portrait photo keeps its upper third, where heads are).
