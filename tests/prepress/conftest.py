@@ -26,34 +26,33 @@ def meinspiel_deck(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     return make_deck_pdfs(folder, deck_labels(6), card_mm=(59.0, 91.0))
 
 
+def _demo_build(folder: Path, preset: str) -> Path:
+    """The demo deck (double-7, 38 cards, short rules on the imprint) built against a
+    vendor preset as ``deck build --preset`` does; the build's warnings are kept in
+    ``warnings.txt`` beside the output folder (a broken vendor rule would have raised)."""
+    from deckgen.prepress.presets import load_preset
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.product import build_printed_deck, load_printed_deck
+    from deckgen.progress import CollectingReporter
+    from deckgen.resources import images_dir
+
+    reporter = CollectingReporter()
+    deck = load_printed_deck(images_dir() / "demo-deck.toml")
+    out = folder / "out"
+    build_printed_deck(
+        deck, out, PrintOptions(preset=load_preset(preset)), reporter=reporter, preview=False
+    )
+    (folder / "warnings.txt").write_text("\n".join(reporter.warnings), encoding="utf-8")
+    return out
+
+
 @pytest.fixture(scope="session")
 def dtc_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real double-3 deck built for DriveThruCards (CMYK, 240 % ink): its folder."""
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.starter import StarterCard, starter_toml
-    from deckgen.prepress.presets import card_from_preset
-    from deckgen.prepress.printstep import print_step
-
-    folder = tmp_path_factory.mktemp("dtc")
-    card = card_from_preset("drivethrucards")
-    assert isinstance(card, StarterCard)
-    deck = folder / "deck.toml"
-    deck.write_text(starter_toml("Black Ink", "double-3", 3, card), encoding="utf-8")
-    build_deck(deck, folder / "out", preview=False, extra_steps=[print_step()])
-    return folder / "out"
+    """The demo deck built for DriveThruCards (CMYK, 240 % ink, PDF/X-1a): its folder."""
+    return _demo_build(tmp_path_factory.mktemp("dtc"), "drivethrucards")
 
 
 @pytest.fixture(scope="session")
 def ms_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real double-3 deck built for MeinSpiel (CMYK, PDF/X-4, one PDF per card)."""
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.starter import starter_toml
-    from deckgen.prepress.presets import card_from_preset
-    from deckgen.prepress.printstep import print_step
-
-    folder = tmp_path_factory.mktemp("ms")
-    deck = folder / "deck.toml"
-    text = starter_toml("Vier Farben", "double-3", 3, card_from_preset("meinspiel"))
-    deck.write_text(text, encoding="utf-8")
-    build_deck(deck, folder / "out", preview=False, extra_steps=[print_step()])
-    return folder / "out"
+    """The demo deck built for MeinSpiel (CMYK, PDF/X-4, one PDF per card): its folder."""
+    return _demo_build(tmp_path_factory.mktemp("ms"), "meinspiel")

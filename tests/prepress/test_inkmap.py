@@ -98,7 +98,19 @@ def test_deck_check_writes_the_ink_map_and_names_low_res_pictures_once(tmp_path:
     assert "tile 0-2" in low[0]["card"] and "tile 2-3" in low[0]["card"]
     with Image.open(ink_map) as image:
         assert image.format == "PNG" and image.width > 1000
-    md = runner.invoke(
-        app, ["deck", "check", str(deck), "--ink-map", str(ink_map), "--markdown", "-q"]
+
+
+def test_markdown_report_for_people() -> None:
+    from deckgen.prepress.preflight import CardInk, Finding, PreflightReport
+
+    report = PreflightReport(
+        findings=[Finding("low-dpi", "tile 0-2", "small.png", 0, "prints at 77 dpi", 77.0)],
+        pages_checked=13,
+        ink=[CardInk("the cover card", "cards.pdf", 1, 239.6, 0.0)],
+        ink_limit_percent=240,
     )
-    assert "## low-dpi (1)" in md.stdout and "## Total ink per card" in md.stdout
+    md = report.to_markdown()
+    assert "**1 problem(s)**" in md and "## low-dpi (1)" in md
+    assert "- tile 0-2 (small.png): prints at 77 dpi" in md
+    assert "| the cover card | cards.pdf | 240 | 0.00 % |" in md
+    assert "Highest total ink: 240 % on the cover card (limit 240 %)" in md
