@@ -261,7 +261,9 @@ def presets_command(as_json: JsonOpt = False) -> None:
             f"{p.card_width_mm:g} x {p.card_height_mm:g}",
             f"{p.bleed_mm:g}",
             f"{p.safe_mm:g}",
-            p.colour_space.upper(),
+            p.colour_space.upper()
+            + {"x4": " X-4", "x1a": " X-1a", "none": ""}[p.pdfx]
+            + (f" {p.max_ink_percent:g}%" if p.colour_space == "cmyk" else ""),
             str(p.dpi),
             writes,
         )
