@@ -393,20 +393,29 @@ def _flattened_image(
 ) -> Any:
     """The rendered pixels under ``placement``'s unit square, as a CMYK image XObject."""
     import pikepdf
+    from PIL import Image
 
     a, b, c, d, e, f = placement.ctm
-    if abs(b) > 1e-6 or abs(c) > 1e-6 or a <= 0 or d <= 0:
+    if abs(b) > 1e-6 or abs(c) > 1e-6 or a == 0 or d == 0:
         raise InputError(
-            "a picture with transparency is drawn rotated or mirrored, which deckgen "
-            "cannot flatten for PDF/X-1a",
+            "a picture with transparency is drawn turned by 90 degrees or skewed, which "
+            "deckgen cannot flatten for PDF/X-1a",
             fix="use a picture without an alpha channel, or a PDF/X-4 vendor",
         )
     scale = dpi / 72
-    x0, x1 = (e - media[0]) * scale, (e + a - media[0]) * scale
-    top, bottom = (media[3] - (f + d)) * scale, (media[3] - f) * scale
+    left, right = sorted((e, e + a))
+    bottom_pt, top_pt = sorted((f, f + d))
+    x0, x1 = (left - media[0]) * scale, (right - media[0]) * scale
+    top, bottom = (media[3] - top_pt) * scale, (media[3] - bottom_pt) * scale
     width = max(1, round(x1 - x0))
     height = max(1, round(bottom - top))
     pixels = page.resize((width, height), box=(x0, top, x1, bottom))
+    # the image is drawn through the same matrix: undo its mirroring (a turn by 180
+    # degrees is both), so that the pixels land where they were rendered
+    if a < 0:
+        pixels = pixels.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    if d < 0:
+        pixels = pixels.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
     stream = pdf.make_stream(zlib.compress(pixels.tobytes(), 6))
     stream.Type = pikepdf.Name.XObject
     stream.Subtype = pikepdf.Name.Image

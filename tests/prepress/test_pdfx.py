@@ -133,3 +133,43 @@ def test_same_input_same_bytes(tmp_path: Path, dtc_build: Path, flavour: str) ->
             make_pdfx(pdf, flavour, title="again")
             outputs.append(save_pdf(pdf, tmp_path / f"{run}.pdf").read_bytes())
     assert outputs[0] == outputs[1]
+
+
+def test_flattening_a_picture_drawn_turned_round(tmp_path: Path) -> None:
+    """half_rotation draws the lower picture turned by 180 degrees: flattened in place."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    from deckgen.prepress.cmyk import convert_document
+
+    logo = Image.new("RGBA", (120, 120), (0, 0, 0, 0))
+    for x in range(120):
+        for y in range(0, 40):  # only the top third is painted: orientation shows
+            logo.putpixel((x, y), (230, 40, 40, 200))
+    source = tmp_path / "turned.pdf"
+    c = canvas.Canvas(str(source), pagesize=(200, 200), invariant=1)
+    c.setFillColorRGB(0.9, 0.85, 0.3)
+    c.rect(0, 0, 200, 200, fill=1, stroke=0)
+    c.saveState()
+    c.translate(160, 160)
+    c.rotate(180)
+    c.drawImage(ImageReader(logo), 0, 0, 120, 120, mask="auto")
+    c.restoreState()
+    c.save()
+    with pikepdf.open(source, allow_overwriting_input=True) as pdf:
+        convert_document(pdf)
+        pdf.save(source)
+    flat = tmp_path / "flat.pdf"
+    with pikepdf.open(source) as pdf:
+        assert flatten_transparency(pdf) == 1
+        save_pdf(pdf, flat)
+
+    from separations import plates
+
+    before = plates(source, 1, tmp_path / "before", dpi=72)
+    after = plates(flat, 1, tmp_path / "after", dpi=72)
+    for name, image in before.items():
+        a, b = image.tobytes(), after[name].tobytes()
+        mean = sum(abs(x - y) for x, y in zip(a, b, strict=True)) / len(a)
+        assert mean < 1.0, (name, mean)
