@@ -123,7 +123,15 @@ def impose_sheets(
             name = f"/C{index}"
             resources[name] = forms[index]
             trim = box(cards.pages[index], "TrimBox")
-            front_ops.append(_place(name, trim, layout.front_trim(slot), layout.bleed_sides(slot)))
+            front_ops.append(
+                _place(
+                    name,
+                    trim,
+                    layout.front_trim(slot),
+                    layout.bleed_sides(slot),
+                    turn=90 if layout.rotated else 0,
+                )
+            )
         if options.marks == "crop":
             front_ops.append(crop_marks_ops(layout, options.colour_space, len(group)))
         elif options.marks == "cut":
@@ -136,6 +144,7 @@ def impose_sheets(
                 back_trim,
                 layout.back_trim(slot, options.duplex, options.back_offset_mm),
                 layout.back_bleed_sides(slot, options.duplex),
+                turn=_back_turn(layout, options.duplex),
             )
             for slot in range(len(group))
         ]
@@ -157,23 +166,40 @@ def _import_form(out: pikepdf.Pdf, src: pikepdf.Pdf, index: int) -> pikepdf.Obje
     return out.copy_foreign(src.make_indirect(form))
 
 
+def _back_turn(layout: SheetLayout, duplex: str) -> int:
+    """How the backs of turned cards are turned: seen after a long-edge flip the card's
+    top points the other way (-90 degrees), after a short-edge flip the same way."""
+    if not layout.rotated:
+        return 0
+    return -90 if duplex == "long" else 90
+
+
 def _place(
     name: str,
     trim_pt: tuple[float, float, float, float],
     target_mm: tuple[float, float, float, float],
     bleed_mm: tuple[float, float, float, float],
+    *,
+    turn: int = 0,
 ) -> str:
-    """Content that draws form ``name`` with its trim box on ``target_mm``, clipped to
-    the target plus the bleed kept on each side (left, bottom, right, top, mm)."""
+    """Content that draws form ``name`` with its trim box on ``target_mm`` (turned by
+    ``turn`` degrees, 0, 90 or -90), clipped to the target plus the bleed kept on each
+    side (left, bottom, right, top, mm)."""
     tx0, ty0 = pt(target_mm[0]), pt(target_mm[1])
     w, h = pt(target_mm[2] - target_mm[0]), pt(target_mm[3] - target_mm[1])
     left, bottom, right, top = (pt(v) for v in bleed_mm)
-    dx, dy = tx0 - trim_pt[0], ty0 - trim_pt[1]
-    return (
+    clip = (
         f"q {_n(tx0 - left)} {_n(ty0 - bottom)} {_n(w + left + right)} "
         f"{_n(h + bottom + top)} re W n "
-        f"1 0 0 1 {_n(dx)} {_n(dy)} cm {name} Do Q"
     )
+    x0, y0, x1, y1 = trim_pt
+    if turn == 90:  # (x, y) -> (-y, x) + t: the card's top points left
+        matrix = f"0 1 -1 0 {_n(tx0 + y1)} {_n(ty0 - x0)}"
+    elif turn == -90:  # (x, y) -> (y, -x) + t: the card's top points right
+        matrix = f"0 -1 1 0 {_n(tx0 - y0)} {_n(ty0 + x1)}"
+    else:
+        matrix = f"1 0 0 1 {_n(tx0 - x0)} {_n(ty0 - y0)}"
+    return f"{clip}{matrix} cm {name} Do Q"
 
 
 def _n(value: float) -> str:

@@ -18,7 +18,8 @@ page as the printer prints it (upright when the sheet is turned over that edge).
 
 When cards with their own bleed leave room for fewer cards than cards that share one
 (abutting at their cut lines, bleed only around the grid), the cards share it: nine
-poker cards on US Letter instead of six.
+poker cards on US Letter instead of six. When cards turned by 90 degrees fit more, they
+are turned (``rotated``; the imposer turns fronts and backs).
 
 >>> letter = compute_layout((215.9, 279.4), (63.5, 88.9), bleed_mm=0.5, margin_mm=3)
 >>> (letter.per_sheet, letter.shared_bleed)
@@ -58,6 +59,9 @@ class SheetLayout:
     rows: int
     shared_bleed: bool = False
     """Cards abut at their cut lines; ``bleed_mm`` is kept only around the grid."""
+    rotated: bool = False
+    """Cards lie turned by 90 degrees on the sheet (``card_w_mm`` and ``card_h_mm`` are
+    then the slot's size on the sheet: the card's height and width)."""
 
     @property
     def per_sheet(self) -> int:
@@ -173,14 +177,12 @@ def compute_layout(
     eps = 1e-9
     cols = max(0, math.floor((avail_w + gutter_mm + eps) / (cell_w + gutter_mm)))
     rows = max(0, math.floor((avail_h + gutter_mm + eps) / (cell_h + gutter_mm)))
-    if gutter_mm == 0 and bleed_mm > 0:
-        # bleed-sharing: the cards abut, the bleed stays only around the grid
-        shared_cols = max(0, math.floor((avail_w - 2 * bleed_mm + eps) / card_w))
-        shared_rows = max(0, math.floor((avail_h - 2 * bleed_mm + eps) / card_h))
-        if shared_cols * shared_rows > cols * rows:
-            return SheetLayout(
-                paper_w, paper_h, card_w, card_h, bleed_mm, 0.0, shared_cols, shared_rows, True
-            )
+    best = SheetLayout(paper_w, paper_h, card_w, card_h, bleed_mm, gutter_mm, cols, rows)
+    for candidate in _alternatives(paper_mm, card_mm, bleed_mm, gutter_mm, avail_w, avail_h):
+        if candidate.per_sheet > best.per_sheet:
+            best = candidate
+    if best.per_sheet > cols * rows:
+        return best
     if cols < 1 or rows < 1:
         raise InputError(
             f"a {card_w:g} x {card_h:g} mm card with {bleed_mm:g} mm bleed does not fit on "
@@ -189,3 +191,39 @@ def compute_layout(
             fix="choose a larger paper (A3, SRA3) or a smaller card",
         )
     return SheetLayout(paper_w, paper_h, card_w, card_h, bleed_mm, gutter_mm, cols, rows)
+
+
+def _alternatives(
+    paper_mm: tuple[float, float],
+    card_mm: tuple[float, float],
+    bleed_mm: float,
+    gutter_mm: float,
+    avail_w: float,
+    avail_h: float,
+) -> list[SheetLayout]:
+    """Other ways to lay the cards out, in order of preference: sharing the bleed,
+    turning the cards by 90 degrees, both."""
+    paper_w, paper_h = paper_mm
+    eps = 1e-9
+    out = []
+    for rotated in (False, True):
+        w, h = (card_mm[1], card_mm[0]) if rotated else card_mm
+        for shared in (False, True):
+            if not rotated and not shared:
+                continue  # the plain layout
+            if shared and (gutter_mm != 0 or bleed_mm <= 0):
+                continue
+            if shared:
+                cols = math.floor((avail_w - 2 * bleed_mm + eps) / w)
+                rows = math.floor((avail_h - 2 * bleed_mm + eps) / h)
+            else:
+                cols = math.floor((avail_w + gutter_mm + eps) / (w + 2 * bleed_mm + gutter_mm))
+                rows = math.floor((avail_h + gutter_mm + eps) / (h + 2 * bleed_mm + gutter_mm))
+            if cols >= 1 and rows >= 1:
+                gutter = 0.0 if shared else gutter_mm
+                out.append(
+                    SheetLayout(
+                        paper_w, paper_h, w, h, bleed_mm, gutter, cols, rows, shared, rotated
+                    )
+                )
+    return out

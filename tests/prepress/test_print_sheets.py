@@ -21,26 +21,31 @@ PT = 72 / 25.4
 
 
 @pytest.mark.parametrize(
-    ("paper", "card", "bleed", "expected", "shared"),
+    ("paper", "card", "bleed", "expected", "shared", "turned"),
     [
-        ("A4", (63, 88), 3, (3, 3), True),  # sharing the bleed fits 9 instead of 6
-        ("Letter", (63, 88), 3, (3, 2), True),
-        ("A3", (63, 88), 3, (4, 4), False),
-        ("SRA3", (63, 88), 3, (4, 4), False),
-        ("A4", (63, 88), 1, (3, 3), False),
-        ("Letter", (63, 88), 1, (3, 3), True),
-        ("Letter", (63.5, 88.9), 0.5, (3, 3), True),  # poker cards on Letter: 9, was 6
-        ("A4", (59, 91), 1, (3, 3), False),
-        ("SRA3", (59, 91), 1, (5, 4), False),
-        ("A3", (70, 120), 3, (4, 3), True),
+        ("A4", (63, 88), 3, (3, 3), True, False),  # sharing the bleed fits 9 instead of 6
+        ("Letter", (63, 88), 3, (2, 4), True, True),  # turned and sharing: 8 instead of 4
+        ("A3", (63, 88), 3, (3, 6), True, True),  # 18 instead of 16
+        ("SRA3", (63, 88), 3, (3, 6), False, True),
+        ("A4", (63, 88), 1, (3, 3), False, False),
+        ("Letter", (63, 88), 1, (3, 3), True, False),
+        ("Letter", (63.5, 88.9), 0.5, (3, 3), True, False),  # poker cards on Letter: 9, was 6
+        ("A4", (59, 91), 1, (3, 3), False, False),
+        ("SRA3", (59, 91), 1, (3, 7), False, True),  # 21 instead of 20
+        ("A3", (70, 120), 3, (4, 3), True, False),
     ],
 )
 def test_cards_per_sheet(
-    paper: str, card: tuple[float, float], bleed: float, expected: tuple[int, int], shared: bool
+    paper: str,
+    card: tuple[float, float],
+    bleed: float,
+    expected: tuple[int, int],
+    shared: bool,
+    turned: bool,
 ) -> None:
     lay = compute_layout(paper_size(paper), card, bleed_mm=bleed, margin_mm=3)
     assert (lay.cols, lay.rows) == expected
-    assert lay.shared_bleed is shared
+    assert lay.shared_bleed is shared and lay.rotated is turned
     gx0, gy0, gx1, gy1 = lay.grid_rect
     w, h = paper_size(paper)
     assert gx0 == pytest.approx(w - gx1) and gy0 == pytest.approx(h - gy1)  # centred
@@ -118,6 +123,20 @@ def test_backs_land_behind_fronts(deck7: tuple[Path, Path], tmp_path: Path, dupl
     assert len(PdfReader(out).pages) == 10
     _centres_match(out, opts, 0, 9)  # a full sheet
     _centres_match(out, opts, 4, 2)  # the last sheet: 2 cards, 7 empty slots
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_turned_cards_and_their_backs(
+    deck7: tuple[Path, Path], tmp_path: Path, duplex: str
+) -> None:
+    """On Letter with the full 3 mm bleed the cards lie turned (8 a sheet instead of 4),
+    and every back still lands behind its front."""
+    cards, back = deck7
+    opts = SheetOptions(paper="Letter", duplex=duplex, bleed_mm=3.0)  # type: ignore[arg-type]
+    result = impose_sheets(cards, back, opts)
+    assert result.layout.rotated and result.layout.per_sheet == 8
+    out = save_pdf(result.pdf, tmp_path / "sheets.pdf")
+    _centres_match(out, opts, 0, 8)
 
 
 def test_back_offset_moves_backs(deck7: tuple[Path, Path], tmp_path: Path) -> None:
