@@ -56,12 +56,12 @@ def _labels() -> list[str]:
 
 
 def main() -> None:
-    from deckgen.deck.calibration import write_calibration
-    from deckgen.deck.cardfiles import split_cards
-    from deckgen.deck.cmyk import convert_pdf
-    from deckgen.deck.imposition import SheetOptions, impose_sheets
-    from deckgen.deck.pdfout import save_pdf
-    from deckgen.deck.rasterize import PngJob, render_pngs
+    from deckgen.prepress.calibration import write_calibration
+    from deckgen.prepress.cardfiles import split_cards
+    from deckgen.prepress.cmyk import convert_pdf
+    from deckgen.prepress.imposition import SheetOptions, impose_sheets
+    from deckgen.prepress.pdfout import save_pdf
+    from deckgen.prepress.rasterize import PngJob, render_pngs
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -44,20 +44,17 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
 
 def _demo_deck(stage: Path, reporter: Reporter) -> list[str]:
     """The demo deck with the short rules on its imprint card and A4 duplex sheets."""
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.printout import PrintOptions
-    from deckgen.deck.printstep import OPTIONS_KEY, print_step
-    from deckgen.product import load_printed_deck
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.product import build_printed_deck, load_printed_deck
     from deckgen.resources import images_dir
 
     deck = load_printed_deck(images_dir() / "demo-deck.toml")
-    result = build_deck(
+    result = build_printed_deck(
         deck,
         stage / "deck",
+        PrintOptions(sheets="A4", duplex="long"),
         reporter=reporter,
         strict_text=True,
-        extra_steps=[print_step],
-        options={OPTIONS_KEY: PrintOptions(sheets="A4", duplex="long")},
     )
     return [f"deck/{path.name}" for path in result.files]
 

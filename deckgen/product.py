@@ -5,16 +5,21 @@ A deck file may ask for the short rules of a rules file on its imprint card
 imports neither ``engine`` nor ``booklet``), so this module, which combines the
 pillars, resolves the reference with :mod:`deckgen.booklet.shortrules` and hands the
 deck the finished text. Every command that draws a deck file (``deck build``,
-``deck preview``, ``deck check``, the demo) loads it through here.
+``deck preview``, ``deck check``, the demo) loads it through here, and
+:func:`build_printed_deck` builds it with the print step (:mod:`deckgen.prepress`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from deckgen.deck.build import BuildResult, OutputStep
     from deckgen.deck.spec import LoadedDeck
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.progress import Reporter
 
 
 def load_printed_deck(deck_file: str | Path, *, allow_outside: bool = False) -> LoadedDeck:
@@ -41,3 +46,47 @@ def with_short_rules(deck: LoadedDeck) -> LoadedDeck:
 def names_rules(deck: LoadedDeck) -> bool:
     """True when the imprint carries short rules, whose size must then be checked."""
     return bool(deck.spec.imprint.rules.strip())
+
+
+def build_printed_deck(
+    deck: LoadedDeck,
+    out_dir: str | Path | None,
+    options: PrintOptions,
+    *,
+    reporter: Reporter | None = None,
+    preview: bool = True,
+    strict_text: bool = False,
+    extra_steps: Sequence[OutputStep] = (),
+    step_options: Mapping[str, Any] | None = None,
+) -> BuildResult:
+    """Build a loaded deck (from :func:`load_printed_deck`) with its print outputs.
+
+    ``extra_steps`` run before the print step (which may turn the PDFs into CMYK), for
+    exports that want the RGB card files (Tabletop Simulator); ``step_options`` is
+    handed to every step as ``ctx.options``.
+
+    The card files (``cards.pdf``, ``back.pdf``, preview, manifest) come from
+    :func:`deckgen.deck.build.build_deck`; the print step makes what ``options`` (and
+    the deck's vendor preset) ask for. Against a vendor preset the cards are made to
+    the vendor's size and bleed first (:func:`deckgen.prepress.contract.fit_deck`), and
+    a broken vendor rule stops the build unless ``options.force``. Short rules on the
+    imprint are always checked for size (``strict_text``).
+    """
+    from deckgen.deck.build import build_deck
+    from deckgen.prepress.contract import fit_deck
+    from deckgen.prepress.printstep import options_for, print_step
+
+    options = options_for(options, deck)
+    if options.preset is not None:
+        deck, note = fit_deck(deck, options.preset)
+        if note is not None and reporter is not None:
+            reporter.info(note)
+    return build_deck(
+        deck,
+        out_dir,
+        reporter=reporter,
+        strict_text=strict_text or names_rules(deck),
+        preview=preview,
+        extra_steps=[*extra_steps, print_step(options)],
+        options=step_options,
+    )

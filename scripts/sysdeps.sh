@@ -12,6 +12,9 @@ ldconfig -p 2>/dev/null | grep -q 'libharfbuzz-subset.so' || missing="$missing l
 [ -d /usr/share/fonts/truetype/dejavu ] || missing="$missing fonts-dejavu-core"
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing="$missing chromium"
+# Ghostscript: the print tests render CMYK separations (tiffsep) and check PDF/X files
+# as a print shop's RIP reads them; `deck check` draws its ink map with it.
+command -v gs >/dev/null 2>&1 || missing="$missing ghostscript"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing system libraries:$missing"

@@ -2,8 +2,10 @@
 
 - ``tiles`` imports nothing of ours;
 - ``engine`` never imports ``deck`` or ``booklet`` (the engine knows no paper);
-- ``deck`` never imports ``engine``, ``booklet`` or ``rulespec`` (text such as the short
-  rules is handed to it by its caller);
+- ``deck`` never imports ``engine``, ``booklet``, ``rulespec`` or ``prepress`` (text such
+  as the short rules is handed to it by its caller; prepress reads finished cards);
+- ``prepress`` never imports ``engine``, ``booklet`` or ``rulespec`` (it knows finished
+  PDFs and vendor profiles, not rules);
 - ``rulespec`` never imports ``engine``;
 - nothing imports ``cli``.
 
@@ -22,7 +24,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "deckgen"
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "deckgen.tiles": ("deckgen",),
     "deckgen.engine": ("deckgen.deck", "deckgen.booklet", "deckgen.cli"),
-    "deckgen.deck": ("deckgen.engine", "deckgen.booklet", "deckgen.rulespec", "deckgen.cli"),
+    "deckgen.deck": (
+        "deckgen.engine",
+        "deckgen.booklet",
+        "deckgen.rulespec",
+        "deckgen.prepress",
+        "deckgen.cli",
+    ),
+    "deckgen.prepress": ("deckgen.engine", "deckgen.booklet", "deckgen.rulespec", "deckgen.cli"),
     "deckgen.rulespec": ("deckgen.engine", "deckgen.deck", "deckgen.booklet", "deckgen.cli"),
     "deckgen": ("deckgen.cli",),
 }

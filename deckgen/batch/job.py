@@ -21,10 +21,12 @@ from deckgen.batch.deckload import load_order_deck
 from deckgen.batch.orders import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
-from deckgen.deck.build import OutputStep, build_deck
+from deckgen.deck.build import OutputStep
 from deckgen.deck.spec import LoadedDeck
 from deckgen.errors import DeckgenError
 from deckgen.export.tts import FINAL_DIR_OPTION
+from deckgen.prepress.printout import PrintOptions
+from deckgen.product import build_printed_deck
 from deckgen.progress import CollectingReporter, Reporter
 
 
@@ -41,15 +43,15 @@ def order_record(order: Order) -> dict[str, object]:
 
 
 def output_steps(settings: BatchSettings, deck: LoadedDeck) -> list[OutputStep]:
-    """The extra ``deck build`` steps a deck of the batch runs (the export before print)."""
-    from deckgen.batch.printing import preset_outputs, print_steps
+    """The export steps a deck of the batch runs before the print step."""
+    from deckgen.batch.printing import preset_outputs
 
     steps: list[OutputStep] = []
     if settings.tts or "tts" in preset_outputs(deck):
         from deckgen.export.tts import tts_step
 
         steps.append(tts_step)
-    return steps + print_steps()
+    return steps
 
 
 def build_order(
@@ -63,14 +65,14 @@ def build_order(
     try:
         deck = load_order_deck(order, settings)
         stage = publish.staging_folder(out_dir, order.order_id)
-        result = build_deck(
+        result = build_printed_deck(
             deck,
             stage,
-            allow_outside=settings.allow_outside,
+            PrintOptions(),
             reporter=reporter,
             preview=settings.preview,
             extra_steps=output_steps(settings, deck),
-            options={FINAL_DIR_OPTION: target.absolute()},
+            step_options={FINAL_DIR_OPTION: target.absolute()},
         )
         publish.add_order_to_manifest(stage, order_record(order))
         reporter.start("publishing", None)

@@ -11,20 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckgen.deck.build import OutputStep
     from deckgen.deck.spec import LoadedDeck
-
-
-def print_steps() -> list[OutputStep]:
-    """The ``extra_steps`` for ``build_deck`` that write a deck's print outputs."""
-    from deckgen.deck.printstep import print_step
-
-    return [print_step]
 
 
 def preset_outputs(deck: LoadedDeck, preset: str | None = None) -> list[str]:
     """The outputs the vendor preset lists (``preset``, else the deck file's own)."""
-    from deckgen.deck.presets import load_preset
+    from deckgen.prepress.presets import load_preset
 
     name = preset or deck.spec.preset
     if not name:

@@ -56,7 +56,8 @@ def demo_deck(rules: RuleSpec, lang: str) -> LoadedDeck:
     """The project's demo deck for ``rules``: ``images/demo-deck.toml`` when it has the
     rules' set, else a starter deck (MeinSpiel card size, the demo art)."""
     from deckgen.deck.spec import deck_from_data, load_deck
-    from deckgen.deck.starter import card_from_preset, starter_toml
+    from deckgen.deck.starter import starter_toml
+    from deckgen.prepress.presets import card_from_preset
 
     shipped = images_dir() / "demo-deck.toml"
     if shipped.is_file():

@@ -53,8 +53,9 @@ def new_command(
 ) -> None:
     """Write a commented starter deck file that builds as it is (it uses the demo art)."""
     from deckgen import atomic
-    from deckgen.deck.starter import StarterCard, card_from_preset, starter_toml
+    from deckgen.deck.starter import StarterCard, starter_toml
     from deckgen.errors import InputError
+    from deckgen.prepress.presets import card_from_preset
     from deckgen.setstable import parse_set
 
     dset = parse_set(set_name, where="option --set")
@@ -138,6 +139,14 @@ def build_command(
         bool,
         typer.Option("--tts", help="Also write the Tabletop Simulator export into tts/."),
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Make the vendor's files even when the deck breaks one of its rules "
+            "(each broken rule is a warning instead of an error).",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -145,13 +154,13 @@ def build_command(
 
     With a preset (given here or in the deck file), --sheets, --png or --cmyk also the
     print files: per-card PDFs or PNGs, sheets for duplex printing, CMYK, and the
-    preflight as preflight.json. Every build runs the preflight and warns.
+    preflight as preflight.json. Every build runs the preflight and warns; against a
+    vendor preset the cards take the vendor's size and bleed, and a broken vendor rule
+    stops the build (exit 2) unless --force.
     """
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.presets import load_preset
-    from deckgen.deck.printout import PrintOptions, parse_back_offset
-    from deckgen.deck.printstep import OPTIONS_KEY, print_step
+    from deckgen.prepress.presets import load_preset
+    from deckgen.prepress.printout import PrintOptions, parse_back_offset
 
     print_options = PrintOptions(
         preset=load_preset(preset) if preset else None,
@@ -161,24 +170,35 @@ def build_command(
         png=png,
         cmyk=cmyk,
         back_offset_mm=parse_back_offset(back_offset) if back_offset else (0.0, 0.0),
+        force=force,
     )
     if sheets:
-        from deckgen.deck.imposition import paper_size
+        from deckgen.prepress.imposition import paper_size
 
         paper_size(sheets)  # an unknown paper is an error before anything is drawn
-    from deckgen.product import load_printed_deck, names_rules
+    from deckgen.product import build_printed_deck, load_printed_deck
 
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
+    if back_offset:
+        from deckgen.errors import InputError
+        from deckgen.prepress.printout import planned_outputs
+        from deckgen.prepress.printstep import options_for
+
+        if "sheets" not in planned_outputs(options_for(print_options, deck)):
+            raise InputError(
+                "--back-offset moves the backs on duplex sheets, but this build makes none",
+                where="option --back-offset",
+                fix="add --sheets A4 (or Letter, A3, SRA3), or use a preset that prints sheets",
+            )
     reporter = ConsoleReporter(quiet=quiet)
-    result = build_deck(
+    result = build_printed_deck(
         deck,
         out,
-        allow_outside=allow_outside,
+        print_options,
         reporter=reporter,
-        strict_text=strict_text or names_rules(deck),
+        strict_text=strict_text,
         preview=not no_preview,
-        extra_steps=[*_export_steps(deck, tts, preset), print_step],
-        options={OPTIONS_KEY: print_options},
+        extra_steps=_export_steps(deck, tts, preset),
     )
     reporter.finish()
     if as_json:
@@ -276,7 +296,7 @@ def showcase_command(
 @app.command("presets")
 def presets_command(as_json: JsonOpt = False) -> None:
     """List the vendor presets: card size, bleed, colour and the files each writes."""
-    from deckgen.deck.presets import all_presets, preset_summary
+    from deckgen.prepress.presets import all_presets, preset_summary
 
     presets = all_presets()
     if as_json:
@@ -302,7 +322,9 @@ def presets_command(as_json: JsonOpt = False) -> None:
             f"{p.card_width_mm:g} x {p.card_height_mm:g}",
             f"{p.bleed_mm:g}",
             f"{p.safe_mm:g}",
-            p.colour_space.upper(),
+            p.colour_space.upper()
+            + {"x4": " X-4", "x1a": " X-1a", "none": ""}[p.pdfx]
+            + (f" {p.max_ink_percent:g}%" if p.colour_space == "cmyk" else ""),
             str(p.dpi),
             writes,
         )
@@ -320,23 +342,44 @@ def check_command(
         bool | None,
         typer.Option("--cmyk/--rgb", help="Check as a CMYK (or sRGB) job (default: the preset's)."),
     ] = None,
+    ink_map: Annotated[
+        Path | None,
+        typer.Option(
+            "--ink-map",
+            help="Where to write the ink map PNG of a CMYK job "
+            "(default: output/<deck name>/ink-map.png).",
+        ),
+    ] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the report as Markdown.")
+    ] = False,
     allow_outside: AllowOutsideOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Preflight: picture dpi on every card, safe margin, fonts, RGB in CMYK, total ink.
+    """Preflight: picture resolution per file, safe margin, text sizes, line widths,
+    fonts, boxes, RGB or spot colours in CMYK, black text in black ink, and the total
+    ink of every card rendered with Ghostscript (an ink map PNG shows where it is too
+    much).
 
     Exit code 1 when something was found.
     """
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.printstep import check_deck
+    from deckgen.deck.build import default_out_dir
+    from deckgen.prepress.printstep import check_deck
     from deckgen.product import load_printed_deck
     from deckgen.progress import CollectingReporter
 
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = CollectingReporter()
+    map_path = ink_map if ink_map is not None else default_out_dir(deck) / "ink-map.png"
     report = check_deck(
-        deck, preset=preset, cmyk=cmyk, allow_outside=allow_outside, reporter=reporter
+        deck,
+        preset=preset,
+        cmyk=cmyk,
+        allow_outside=allow_outside,
+        reporter=reporter,
+        ink_map=map_path,
     )
     if not as_json:
         console = ConsoleReporter(quiet=quiet)
@@ -345,12 +388,20 @@ def check_command(
                 console.warn(message)
     if as_json:
         sys.stdout.write(report.to_json())
+    elif markdown:
+        sys.stdout.write(report.to_markdown())
     else:
         for finding in report.findings:
             typer.echo(f"{finding.kind}: {finding.text()}")
         if not quiet:
             lowest = min((p.dpi for p in report.pictures), default=None)
             note = f", lowest picture resolution {lowest:.0f} dpi" if lowest else ""
+            if report.ink:
+                top = max(report.ink, key=lambda i: i.max_percent)
+                note += (
+                    f", highest total ink {top.max_percent:.0f} % ({top.card}; "
+                    f"limit {report.ink_limit_percent:g} %, map: {map_path})"
+                )
             verdict = "ok" if report.ok else f"{len(report.findings)} problem(s)"
             typer.echo(f"checked {report.pages_checked} pages{note}: {verdict}")
     if not report.ok:
@@ -371,7 +422,7 @@ def calibrate_command(
     quiet: QuietOpt = False,
 ) -> None:
     """Write the duplex calibration page: measures how far the printer shifts the backs."""
-    from deckgen.deck.calibration import write_calibration
+    from deckgen.prepress.calibration import write_calibration
 
     path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:

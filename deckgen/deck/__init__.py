@@ -37,5 +37,5 @@ Interfaces other parts of deckgen rely on (keep them stable):
    minimum readable size raises ``SpecError("... does not fit at the minimum readable
    size 6 pt ...")``.
 5. Card sizes by name (:mod:`deckgen.deck.sizes`) or ``W x H`` mm; vendor presets
-   (:mod:`deckgen.deck.presets`, owned by the print output) fill a starter file.
+   (:mod:`deckgen.prepress.presets`, owned by the print output) fill a starter file.
 """

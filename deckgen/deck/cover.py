@@ -94,7 +94,14 @@ def _fit(
         max_size=max_size,
         min_size=min_size,
         line_spacing=1.15,
+        language=ctx.deck.spec.language,
     )
+    if result.fits and result.split_words:
+        ctx.warn(
+            f"{what} only fits with {', '.join(repr(w) for w in result.split_words)} cut "
+            f"between two letters ({ctx.deck.path}): shorten it or add a hyphen where it "
+            "may break"
+        )
     if result.fits:
         return result, result.height, result.lines
     if ctx.strict_text:

@@ -18,6 +18,7 @@ from deckgen.deck.pictures import PictureStore, PictureUse, PreparedPicture
 from deckgen.deck.spec import LoadedDeck, ResolvedPicture
 from deckgen.deck.textfit import Line
 from deckgen.progress import Reporter
+from deckgen.units import mm_to_pt
 
 
 @dataclass
@@ -84,8 +85,8 @@ class DrawContext:
 
         name = ensure_picture_form(self.canvas, prep)
         self.embedded.add(prep.key)
-        scale_w = box.w if prep.draw_width_mm <= 0 else prep.draw_width_mm * 72 / 25.4
-        scale_h = box.h if prep.draw_height_mm <= 0 else prep.draw_height_mm * 72 / 25.4
+        scale_w = box.w if prep.draw_width_mm <= 0 else mm_to_pt(prep.draw_width_mm)
+        scale_h = box.h if prep.draw_height_mm <= 0 else mm_to_pt(prep.draw_height_mm)
         c = self.canvas
         c.saveState()
         c.translate(box.cx - scale_w / 2, box.cy - scale_h / 2)

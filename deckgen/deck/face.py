@@ -48,8 +48,18 @@ def draw_tile(ctx: DrawContext, tile: Tile, *, card: str) -> None:
     card_rgb = parse_colour(ctx.deck.spec.card.background)
     ctx.round_box(shadow, radius, fill=mix(card_rgb, (0, 0, 0), 0.28))
     ctx.round_box(tile_box, radius, fill=face_rgb, edge=edge_rgb, edge_width=max(0.6, side * 0.012))
-    for value, half in zip(tile.values, g.halves, strict=True):
-        draw_half(ctx, value, half, card=card, radius=radius)
+    for index, (value, half) in enumerate(zip(tile.values, g.halves, strict=True)):
+        if index == 1 and faces.half_rotation:
+            # the second half reads upright when the card is turned round
+            c = ctx.canvas
+            c.saveState()
+            c.translate(half.cx, half.cy)
+            c.rotate(180)
+            c.translate(-half.cx, -half.cy)
+            draw_half(ctx, value, half, card=card, radius=radius)
+            c.restoreState()
+        else:
+            draw_half(ctx, value, half, card=card, radius=radius)
     # The dividing line and the brass pin in the middle, as on a real tile.
     c = ctx.canvas
     inset = side * 0.1

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckgen.deck.spec import LoadedDeck
+from deckgen.units import PT_PER_MM
 
-MM = 72.0 / 25.4
-"""Points per millimetre."""
+MM = PT_PER_MM
+"""Points per millimetre (:data:`deckgen.units.PT_PER_MM`)."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,11 @@ from deckgen.deck.layoutboxes import IMPRINT_PICTURE_GAP_PT, imprint_picture_box
 from deckgen.deck.textfit import MIN_READABLE_PT, clip_to_height, fit_text, require_fit
 
 RULES_HEADING = {"en": "Short rules", "de": "Kurzregeln"}
-FOOTER = {"en": "{set} · {cards} cards", "de": "{set} · {cards} Karten"}
+FOOTER = {
+    "en": "{set} · {tiles} tiles · {cards} cards in all",
+    "de": "{set} · {tiles} Steine · {cards} Karten insgesamt",
+}
+"""Tiles are the playing cards; the deck also has a cover and this imprint card."""
 SET_NAME = {"en": "double-{n}", "de": "Doppel-{n}"}
 MAX_SIZE_PT = 9.0
 
@@ -76,7 +80,9 @@ def draw_imprint(ctx: DrawContext) -> None:
     ctx.text_lines(lines, box, size=result.size, leading=result.leading, colour=ink, align="left")
     lang = deck.spec.language
     footer = FOOTER[lang].format(
-        set=SET_NAME[lang].format(n=deck.dset.max_pip), cards=len(deck.dset) + 2
+        set=SET_NAME[lang].format(n=deck.dset.max_pip),
+        tiles=len(deck.dset),
+        cards=len(deck.dset) + 2,
     )
     ctx.stroke(mix(ink, bg, 0.7), 0.5)
     ctx.canvas.line(g.safe.x, g.safe.y + footer_h - 3, g.safe.x + g.safe.w, g.safe.y + footer_h - 3)

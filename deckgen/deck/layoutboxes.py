@@ -8,23 +8,52 @@ drawing starts, so each file is decoded once at the smallest scale that serves a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen.deck.geometry import Box, CardGeometry
 from deckgen.deck.pictures import Fit, PictureStore, PictureUse
 from deckgen.deck.spec import LoadedDeck, ResolvedPicture
+from deckgen.units import pt_to_mm
 
 if TYPE_CHECKING:
-    from deckgen.deck.render import CardRef
+    from deckgen.deck.cards import CardRef
 
-PT_TO_MM = 25.4 / 72.0
 COVER_SPLIT = 0.40
 """The cover picture fills the card above this fraction of its height."""
 
 
+PORTRAIT_FOCUS = (0.5, 1 / 3)
+"""Where a portrait photo without a focus is cropped around: its upper third (heads)."""
+
+
+@lru_cache(maxsize=256)
+def _is_portrait(path: Path) -> bool:
+    """Whether the picture file is taller than wide (as shown, EXIF rotation applied)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+            turned = int(image.getexif().get(0x0112, 1)) in (5, 6, 7, 8)
+    except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError):
+        return False  # the picture loader reports unreadable or hostile files
+    if turned:
+        width, height = height, width
+    return height > width * 1.05
+
+
+def default_focus(pic: ResolvedPicture) -> tuple[float, float]:
+    """The focus to crop around: the deck file's, else the upper third of a portrait."""
+    if pic.focus_given or not _is_portrait(pic.path):
+        return pic.focus
+    return PORTRAIT_FOCUS
+
+
 def use_for(box: Box, fit: Fit, pic: ResolvedPicture) -> PictureUse:
     """The picture use for ``pic`` drawn into ``box``."""
-    return PictureUse(box.w * PT_TO_MM, box.h * PT_TO_MM, fit, pic.focus)
+    return PictureUse(pt_to_mm(box.w), pt_to_mm(box.h), fit, default_focus(pic))
 
 
 def value_picture_box(half: Box) -> Box:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from deckgen.deck.render import rasterize_pages, trim_image
 from deckgen.deck.spec import LoadedDeck
+from deckgen.units import px_at
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage
@@ -40,7 +41,7 @@ def contact_sheet(
     from PIL import Image
 
     pages = rasterize_pages(fronts_pdf, dpi=dpi) + rasterize_pages(back_pdf, dpi=dpi)
-    radius = round(deck.corner_radius_mm / 25.4 * dpi)
+    radius = px_at(deck.corner_radius_mm, dpi)
     cards = [_rounded(trim_image(p, deck, dpi), radius) for p in pages]
     cw, ch = cards[0].size
     count = len(cards)
@@ -60,12 +61,13 @@ def card_strip(deck: LoadedDeck, cards: list[str], *, dpi: int = 110) -> bytes:
     """A row of chosen fronts and the back, trimmed and rounded: a picture for docs."""
     from PIL import Image
 
-    from deckgen.deck.render import render_pdf, select_cards
+    from deckgen.deck.cards import select_cards
+    from deckgen.deck.render import render_pdf
 
     fronts = render_pdf(deck, select_cards(deck, list(cards))).data
     back = render_pdf(deck, back=True).data
     pages = rasterize_pages(fronts, dpi=dpi) + rasterize_pages(back, dpi=dpi)
-    radius = round(deck.corner_radius_mm / 25.4 * dpi)
+    radius = px_at(deck.corner_radius_mm, dpi)
     tiles = [_rounded(trim_image(p, deck, dpi), radius) for p in pages]
     gap = 14
     cw, ch = tiles[0].size

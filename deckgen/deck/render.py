@@ -16,82 +16,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from deckgen.deck.cards import CardRef, deck_cards, select_cards
 from deckgen.deck.fonts import load_fonts
 from deckgen.deck.geometry import CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
 from deckgen.deck.pictures import TARGET_DPI, PictureStore
 from deckgen.deck.spec import LoadedDeck, load_deck
-from deckgen.errors import InputError
 from deckgen.progress import Reporter
 from deckgen.tiles import Tile
+from deckgen.units import px_at
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage
-
-CardKind = Literal["cover", "tile", "imprint"]
-
-
-@dataclass(frozen=True)
-class CardRef:
-    """One card of the deck: its position in deck order, its kind and tile."""
-
-    index: int
-    kind: CardKind
-    tile: Tile | None = None
-
-    @property
-    def label(self) -> str:
-        return f"tile {self.tile}" if self.tile is not None else f"the {self.kind} card"
-
-
-def deck_cards(deck: LoadedDeck) -> list[CardRef]:
-    """Every front in deck order: cover, tiles 0-0 ... N-N, imprint."""
-    cards = [CardRef(0, "cover")]
-    cards += [CardRef(i + 1, "tile", t) for i, t in enumerate(deck.dset.tiles)]
-    cards.append(CardRef(len(cards), "imprint"))
-    return cards
-
-
-def select_cards(deck: LoadedDeck, chosen: Sequence[int | str | Tile | CardRef]) -> list[CardRef]:
-    """Cards by deck index, by ``"cover"``/``"imprint"``, by tile (``Tile`` or ``"3-5"``)."""
-    every = deck_cards(deck)
-    out: list[CardRef] = []
-    for item in chosen:
-        if isinstance(item, CardRef):
-            out.append(item)
-        elif isinstance(item, Tile):
-            out.append(_by_tile(deck, every, item, str(item)))
-        elif isinstance(item, int):
-            if not 0 <= item < len(every):
-                raise InputError(
-                    f"the deck has no card number {item}",
-                    where="card choice",
-                    fix=f"use 0 ... {len(every) - 1}",
-                )
-            out.append(every[item])
-        elif item in ("cover", "imprint"):
-            out.append(every[0] if item == "cover" else every[-1])
-        else:
-            try:
-                tile = Tile.parse(item)
-            except ValueError:
-                raise InputError(
-                    f"'{item}' is not a card",
-                    where="card choice",
-                    fix="name cards as cover, imprint, a tile like 3-5, or a deck index",
-                ) from None
-            out.append(_by_tile(deck, every, tile, item))
-    return out
-
-
-def _by_tile(deck: LoadedDeck, every: list[CardRef], tile: Tile, text: str) -> CardRef:
-    if tile not in deck.dset:
-        raise InputError(
-            f"tile {text} is not in {deck.dset.name}",
-            where="card choice",
-            fix=f"use tiles with values 0 ... {deck.dset.max_pip}",
-        )
-    return every[1 + deck.dset.index(tile)]
 
 
 @dataclass(frozen=True)
@@ -125,6 +61,7 @@ def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str, initia
     c.setSubject("print-ready domino card deck")
     c.setTrimBox(geometry.trim.as_pdf_box())
     c.setBleedBox(geometry.page.as_pdf_box())
+    c.setViewerPreference("PrintScaling", "None")  # cards print at their real size
     return c
 
 
@@ -277,7 +214,7 @@ def render_cards(
 
 def trim_image(im: PILImage.Image, deck: LoadedDeck, dpi: float) -> PILImage.Image:
     """Cut the bleed off a rendered page image."""
-    b = round(deck.bleed_mm / 25.4 * dpi)
+    b = px_at(deck.bleed_mm, dpi)
     if b <= 0:
         return im
     return im.crop((b, b, im.width - b, im.height - b))

@@ -97,6 +97,9 @@ class FacesModel(_Model):
     ink: Colour = "#222222"
     pictures: list[Picture] = Field(default_factory=list, max_length=MAX_SUPPORTED_PIP)
     fit: Literal["cover", "contain"] = "cover"
+    half_rotation: bool = False
+    """Turn the second half's picture (or numeral) by 180 degrees, so that it reads
+    upright when the card is turned round."""
 
 
 class BackModel(_Model):
@@ -160,6 +163,8 @@ class ResolvedPicture:
     path: Path
     focus: tuple[float, float]
     key: str
+    focus_given: bool = True
+    """False when the deck file names no focus (then portraits keep their upper third)."""
 
 
 @dataclass(frozen=True)
@@ -240,7 +245,12 @@ def resolve_picture(
             where=where,
             fix=f"put the file at {path} or correct the path (relative to the deck file)",
         )
-    return ResolvedPicture(path=path, focus=ref.focus, key=where.rsplit("key ", 1)[-1])
+    return ResolvedPicture(
+        path=path,
+        focus=ref.focus,
+        key=where.rsplit("key ", 1)[-1],
+        focus_given="focus" in ref.model_fields_set,
+    )
 
 
 def _resolve_font(

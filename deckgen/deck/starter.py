@@ -1,14 +1,13 @@
 """The commented starter deck file that ``deckgen deck new`` writes.
 
-Takes a deck name, a set and optional card settings (from a vendor preset); gives TOML
+Takes a deck name, a set and optional card settings (from a vendor preset:
+:func:`deckgen.prepress.presets.card_from_preset`); gives TOML
 text that builds as it is: its pictures point at deckgen's own demo art (``demo:...``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from deckgen.deck.sizes import CARD_SIZES_MM
 
 
 @dataclass(frozen=True)
@@ -20,24 +19,6 @@ class StarterCard:
     safe_mm: float = 4.0
     corner_radius_mm: float = 3.0
     preset: str | None = None
-
-
-def card_from_preset(name: str) -> StarterCard:
-    """Card settings from a vendor preset (:mod:`deckgen.deck.presets`)."""
-    from deckgen.deck.presets import load_preset
-
-    p = load_preset(name)
-    size = f"{p.card_width_mm:g} x {p.card_height_mm:g}"
-    for named, (w, h) in CARD_SIZES_MM.items():
-        if (w, h) == (p.card_width_mm, p.card_height_mm):
-            size = named
-    return StarterCard(
-        size=size,
-        bleed_mm=p.bleed_mm,
-        safe_mm=p.safe_mm,
-        corner_radius_mm=p.corner_radius_mm,
-        preset=name,
-    )
 
 
 def _q(text: str) -> str:
@@ -85,8 +66,10 @@ pip_colours = "palette"        # palette (colour-blind safe) or mono (all in `in
 ink = "#222222"
 # colours = ["#0072b2", ...]   # your own colour for each value 1 ... N
 fit = "cover"                  # pictures: cover (crop to fill) or contain
+half_rotation = false          # true: the lower half's picture reads upright when turned
 # One picture per value 1 ... N (value 0 stays blank); used by the picture styles.
-# Write {{ file = "x.jpg", focus = [0.5, 0.3] }} to keep a point of a photo in view.
+# Write {{ file = "x.jpg", focus = [0.5, 0.3] }} to keep a point of a photo in view
+# (without one, a portrait photo keeps its upper third, where heads are).
 {picture_note}pictures = [
 {pictures},
 ]

@@ -9,6 +9,12 @@ to ``min_size``; when even ``min_size`` does not fit the result says so
 (``fits=False``) and :func:`require_fit` turns that into a clear error for callers
 that must not print unreadable text.
 
+Words are kept whole as long as a smaller size allows: lines break at spaces and after
+the hyphens a word already has ("Müller-" / "Lüdenscheidt"). Only when no size down to
+``min_size`` fits that way is a word hyphenated, at the points the deck's language
+allows (pyphen: "Fami-lienspiel"); only when that fails too is a word cut between two
+letters, and the result counts it (``split_words``) so that the caller says so.
+
 >>> parse_markup("Made by **Anna**.\\n\\nYear 2026")
 [[[('Made by ', False), ('Anna', True), ('.', False)]], [[('Year 2026', False)]]]
 """
@@ -16,7 +22,9 @@ that must not print unreadable text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
 
 from deckgen.errors import SpecError
 
@@ -63,6 +71,30 @@ class FitResult:
     lines: list[Line | None]
     fits: bool
     height: float
+    hyphenated: int = 0
+    """Words hyphenated at a dictionary point (the language's rules)."""
+    split_words: tuple[str, ...] = ()
+    """Words cut between two letters because nothing else fitted (say so)."""
+
+
+@dataclass
+class WrapStats:
+    """How :func:`wrap` had to break words."""
+
+    hyphenated: int = 0
+    split: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=8)
+def hyphenator(language: str | None) -> Any:
+    """A pyphen dictionary for ``language`` (``de``, ``en``, ``de_DE`` ...), or None."""
+    if not language:
+        return None
+    import pyphen
+
+    wanted = {"en": "en_US", "de": "de_DE"}.get(language, language)
+    found = pyphen.language_fallback(wanted)
+    return pyphen.Pyphen(lang=found) if found else None
 
 
 def _width(runs: Line, size: float, regular: str, bold: str) -> float:
@@ -72,20 +104,51 @@ def _width(runs: Line, size: float, regular: str, bold: str) -> float:
 
 
 def _words(line: Line) -> list[Run]:
-    """Split runs at spaces, keeping each word's trailing space."""
+    """Split runs at spaces and after a word's own hyphens, keeping trailing spaces.
+
+    >>> [w for w, _ in _words([("Müller-Lüdenscheidt Familienspiel", False)])]
+    ['Müller-', 'Lüdenscheidt ', 'Familienspiel']
+    """
     out: list[Run] = []
     for text, bold in line:
-        for piece in re.findall(r"\S+\s*|\s+", text):
+        for piece in re.findall(r"[^\s\-]+-+(?=[^\s\-])|\S+?(?:\s+|$)|\s+", text):
             out.append((piece, bold))
     return out
 
 
-def _break_long(word: Run, size: float, width: float, regular: str, bold: str) -> list[Run]:
-    """Split a single word that is wider than the box into pieces that fit."""
+def _break_long(
+    word: Run,
+    size: float,
+    width: float,
+    fonts: tuple[str, str],
+    *,
+    dictionary: Any = None,
+    stats: WrapStats | None = None,
+) -> list[Run]:
+    """Split a single word that is wider than the box into pieces that fit: at the
+    dictionary's hyphenation points (with a hyphen) when given, else between letters."""
+    regular, bold = fonts
     text, b = word
     pieces: list[Run] = []
+    rest = text
+    if dictionary is not None:
+        while _width([(rest.rstrip(), b)], size, regular, bold) > width:
+            stem = rest.rstrip()
+            for left, right in dictionary.iterate(stem):
+                if _width([(left + "-", b)], size, regular, bold) <= width:
+                    pieces.append((left + "-", b))
+                    rest = right + rest[len(stem) :]
+                    if stats is not None:
+                        stats.hyphenated += 1
+                    break
+            else:
+                break
+        if _width([(rest.rstrip(), b)], size, regular, bold) <= width:
+            return [*pieces, (rest, b)]
+    if stats is not None:
+        stats.split.append(text.strip())
     current = ""
-    for ch in text:
+    for ch in rest:
         if current and _width([(current + ch, b)], size, regular, bold) > width:
             pieces.append((current, b))
             current = ch
@@ -97,9 +160,17 @@ def _break_long(word: Run, size: float, width: float, regular: str, bold: str) -
 
 
 def wrap(
-    paragraphs: list[list[Line]], size: float, width: float, regular: str, bold: str
+    paragraphs: list[list[Line]],
+    size: float,
+    width: float,
+    regular: str,
+    bold: str,
+    *,
+    dictionary: Any = None,
+    stats: WrapStats | None = None,
 ) -> list[Line | None]:
-    """Wrap to ``width`` points; a ``None`` entry separates paragraphs."""
+    """Wrap to ``width`` points; a ``None`` entry separates paragraphs. A word wider
+    than the box is hyphenated with ``dictionary`` (pyphen) or cut (``stats`` counts)."""
     out: list[Line | None] = []
     for p_index, paragraph in enumerate(paragraphs):
         if p_index:
@@ -112,7 +183,9 @@ def wrap(
                     if current:
                         out.append(_trim(current))
                         current = []
-                    pieces = _break_long(word, size, width, regular, bold)
+                    pieces = _break_long(
+                        word, size, width, (regular, bold), dictionary=dictionary, stats=stats
+                    )
                     out.extend([p] for p in pieces[:-1])
                     current = [pieces[-1]]
                     continue
@@ -152,33 +225,58 @@ def fit_text(
     max_size: float,
     min_size: float = MIN_READABLE_PT,
     line_spacing: float = 1.25,
+    language: str | None = None,
 ) -> FitResult:
-    """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits."""
+    """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits,
+    keeping words whole if any size allows, else hyphenating them by ``language``'s
+    rules, else cutting them (see the module docstring)."""
     paragraphs = parse_markup(text)
+    dictionary = hyphenator(language)
 
-    def attempt(size: float) -> FitResult:
+    def attempt(size: float, mode: Literal["whole", "hyphenate", "cut"]) -> FitResult:
         leading = size * line_spacing
-        lines = wrap(paragraphs, size, width_pt, regular, bold)
+        stats = WrapStats()
+        lines = wrap(
+            paragraphs,
+            size,
+            width_pt,
+            regular,
+            bold,
+            dictionary=dictionary if mode != "whole" else None,
+            stats=stats,
+        )
         height = block_height(lines, size, leading)
-        return FitResult(size, leading, lines, height <= height_pt + 1e-6, height)
+        fits = height <= height_pt + 1e-6 and (mode == "cut" or not stats.split)
+        return FitResult(size, leading, lines, fits, height, stats.hyphenated, tuple(stats.split))
 
-    best = attempt(max_size)
-    if best.fits or max_size <= min_size:
+    def largest(mode: Literal["whole", "hyphenate", "cut"]) -> FitResult:
+        best = attempt(max_size, mode)
+        if best.fits or max_size <= min_size:
+            return best
+        smallest = attempt(min_size, mode)
+        if not smallest.fits:
+            return smallest
+        # Binary search on a quarter-point grid: the largest size that fits.
+        lo, hi = 0, int((max_size - min_size) * 4)  # lo fits, hi does not
+        best = smallest
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            trial = attempt(min_size + mid / 4, mode)
+            if trial.fits:
+                lo, best = mid, trial
+            else:
+                hi = mid
         return best
-    smallest = attempt(min_size)
-    if not smallest.fits:
-        return smallest
-    # Binary search on a quarter-point grid: the largest size that fits.
-    lo, hi = 0, int((max_size - min_size) * 4)  # lo fits, hi does not
-    best = smallest
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        trial = attempt(min_size + mid / 4)
-        if trial.fits:
-            lo, best = mid, trial
-        else:
-            hi = mid
-    return best
+
+    modes: list[Literal["whole", "hyphenate", "cut"]] = ["whole", "hyphenate", "cut"]
+    if dictionary is None:
+        modes.remove("hyphenate")
+    result = largest(modes[0])
+    for mode in modes[1:]:
+        if result.fits:
+            break
+        result = largest(mode)
+    return result
 
 
 def require_fit(result: FitResult, *, what: str, where: str, min_size: float) -> None:

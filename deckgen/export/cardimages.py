@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from deckgen.deck.render import rasterize_pages, trim_image
+from deckgen.units import MM_PER_INCH
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage
@@ -29,7 +30,7 @@ def card_images(
     from PIL import Image
 
     height_px = card_height_px(deck, width_px)
-    dpi = width_px / (deck.width_mm / 25.4) * 1.05  # a little more, then reduce exactly
+    dpi = width_px / (deck.width_mm / MM_PER_INCH) * 1.05  # a little more, then reduce exactly
     out = []
     for page in rasterize_pages(pdf, dpi=dpi, pages=pages):
         card = trim_image(page, deck, dpi)

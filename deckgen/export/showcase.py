@@ -27,7 +27,7 @@ from deckgen.export.cardimages import card_height_px, card_images
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
-    from deckgen.deck.render import CardRef
+    from deckgen.deck.cards import CardRef
     from deckgen.deck.spec import LoadedDeck
 
 Style = Literal["hand", "table", "box"]
@@ -138,7 +138,7 @@ def _render(deck: LoadedDeck, wanted: list[CardRef], width_px: int) -> _Cards:
 
 
 def _tile_card(deck: LoadedDeck, a: int, b: int) -> CardRef:
-    from deckgen.deck.render import deck_cards
+    from deckgen.deck.cards import deck_cards
     from deckgen.tiles import Tile
 
     tile = Tile(min(a, b), max(a, b))
@@ -173,7 +173,7 @@ def _line_tiles(deck: LoadedDeck) -> list[tuple[int, int]]:
 
 
 def _hand(deck: LoadedDeck, size: ShowcaseSize) -> PILImage.Image:
-    from deckgen.deck.render import deck_cards
+    from deckgen.deck.cards import deck_cards
 
     canvas = _felt(deck, size)
     tiles = _hand_tiles(deck)
@@ -202,7 +202,7 @@ def _hand(deck: LoadedDeck, size: ShowcaseSize) -> PILImage.Image:
 
 
 def _table(deck: LoadedDeck, size: ShowcaseSize) -> PILImage.Image:
-    from deckgen.deck.render import deck_cards
+    from deckgen.deck.cards import deck_cards
 
     canvas = _felt(deck, size)
     line = _line_tiles(deck)
@@ -246,8 +246,8 @@ def _table(deck: LoadedDeck, size: ShowcaseSize) -> PILImage.Image:
 def _box(deck: LoadedDeck, size: ShowcaseSize) -> PILImage.Image:
     from PIL import Image, ImageDraw
 
+    from deckgen.deck.cards import deck_cards
     from deckgen.deck.colour import parse_colour
-    from deckgen.deck.render import deck_cards
 
     canvas = _felt(deck, size)
     width = round(min(size.width_px * 0.24, size.height_px * 0.62 * deck.width_mm / deck.height_mm))

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from PIL import Image as PILImage
 
     from deckgen.deck.build import BuildContext
+    from deckgen.deck.cards import CardRef
     from deckgen.deck.manifest import OutputFile
-    from deckgen.deck.render import CardRef
     from deckgen.deck.spec import LoadedDeck
 
 TTS_DIR = "tts"

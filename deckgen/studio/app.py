@@ -396,10 +396,17 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         )
 
     async def print_zip(request: Request) -> Response:
+        from deckgen.prepress.contract import ContractError
         from deckgen.studio.printing import build_print_zip
 
+        force = request.query_params.get("force") == "1"
         try:
-            data, _warnings = await run_in_threadpool(build_print_zip, project)
+            data, _warnings = await run_in_threadpool(build_print_zip, project, force=force)
+        except ContractError as exc:
+            # the printer's rules are broken: say which, and let the user decide
+            return JSONResponse(
+                {"ok": False, "errors": {"_": exc.message()}, "can_force": True}, 409
+            )
         except DeckgenError as exc:
             return JSONResponse({"ok": False, "errors": {"_": exc.message()}}, 400)
         return _download(data, f"{_slug(project)}-print.zip")

@@ -19,10 +19,11 @@ import json
 from collections import OrderedDict
 from typing import Any
 
+from deckgen.deck.cards import select_cards
 from deckgen.deck.geometry import card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
 from deckgen.deck.pictures import PictureStore
-from deckgen.deck.render import rasterize_pages, render_pdf, select_cards, trim_image
+from deckgen.deck.render import rasterize_pages, render_pdf, trim_image
 from deckgen.deck.spec import DEMO_PREFIX
 from deckgen.progress import CollectingReporter
 from deckgen.studio.project import StudioProject, ref_file

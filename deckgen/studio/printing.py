@@ -31,21 +31,21 @@ ZIP_TIME = (2026, 1, 1, 0, 0, 0)
 
 def profile_names() -> list[str]:
     """The vendor profiles (``presets/*.toml``) by name."""
-    from deckgen.deck.presets import all_presets
+    from deckgen.prepress.presets import all_presets
 
     return [p.name for p in all_presets()]
 
 
 def profiles() -> list[tuple[str, str]]:
     """Each vendor profile's name and title, for a choice on the page."""
-    from deckgen.deck.presets import all_presets
+    from deckgen.prepress.presets import all_presets
 
     return [(p.name, p.title) for p in all_presets()]
 
 
 def profile_card(name: str) -> dict[str, Any]:
     """The ``[card]`` keys a vendor profile sets (size, bleed, safe zone, corners)."""
-    from deckgen.deck.starter import card_from_preset
+    from deckgen.prepress.presets import card_from_preset
 
     card = card_from_preset(name)
     return {
@@ -72,26 +72,24 @@ def _zip(files: list[tuple[str, Path | bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def build_print_zip(project: StudioProject) -> tuple[bytes, list[str]]:
-    """Build the print files into ``print/`` and give them zipped, with the warnings."""
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.printout import PrintOptions
-    from deckgen.deck.printstep import OPTIONS_KEY, check_deck, print_step
-    from deckgen.product import load_printed_deck, names_rules
+def build_print_zip(project: StudioProject, *, force: bool = False) -> tuple[bytes, list[str]]:
+    """Build the print files into ``print/`` and give them zipped, with the warnings.
+
+    A deck that breaks a rule of its printer's profile raises
+    :class:`~deckgen.prepress.contract.ContractError`, as ``deck build`` does; with
+    ``force`` (the user said "make them anyway") the files are made and every broken
+    rule is a warning, as with ``deck build --force``.
+    """
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.prepress.printstep import check_deck
+    from deckgen.product import build_printed_deck, load_printed_deck
 
     with project.lock:
         project.save()
         deck = load_printed_deck(project.deck_path)
         out = project.path(PRINT_DIR)
         reporter = CollectingReporter()
-        result = build_deck(
-            deck,
-            out,
-            reporter=reporter,
-            strict_text=names_rules(deck),
-            extra_steps=[print_step],
-            options={OPTIONS_KEY: PrintOptions()},
-        )
+        result = build_printed_deck(deck, out, PrintOptions(force=force), reporter=reporter)
         names = [p.relative_to(out).as_posix() for p in result.files]
         if PREFLIGHT_JSON not in names:
             report = check_deck(deck, reporter=CollectingReporter())

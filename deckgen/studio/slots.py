@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 from deckgen.deck.geometry import Box, CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import (
-    PT_TO_MM,
     cover_art_box,
     imprint_picture_box,
     logo_box,
@@ -26,6 +25,7 @@ from deckgen.deck.layoutboxes import (
 )
 from deckgen.deck.pictures import TARGET_DPI
 from deckgen.deck.spec import LoadedDeck
+from deckgen.units import MM_PER_INCH, MM_PER_PT, mm_to_px
 
 SlotName = str
 Fit = Literal["cover", "contain"]
@@ -96,7 +96,7 @@ def _box(g: CardGeometry, slot: Slot, deck: LoadedDeck) -> Box:
 def _mm(box: Box, g: CardGeometry) -> list[float]:
     """[left, top, width, height] in mm with the origin at the page's top left."""
     top = g.page.h - (box.y + box.h)
-    return [round(v * PT_TO_MM, 3) for v in (box.x, top, box.w, box.h)]
+    return [round(v * MM_PER_PT, 3) for v in (box.x, top, box.w, box.h)]
 
 
 def slot_frame(slot: Slot, deck: LoadedDeck) -> dict[str, Any]:
@@ -107,7 +107,7 @@ def slot_frame(slot: Slot, deck: LoadedDeck) -> dict[str, Any]:
         "trim": _mm(g.trim, g),
         "safe": _mm(g.safe, g),
         "box": _mm(_box(g, slot, deck), g),
-        "radius": round(g.radius * PT_TO_MM, 3),
+        "radius": round(g.radius * MM_PER_PT, 3),
         "fit": slot_fit(slot, deck),
     }
 
@@ -125,15 +125,18 @@ def picture_quality(
     if fit == "cover":
         ratio = box_w / box_h
         crop_w = min(float(width), height * ratio) / zoom
-        ppi = crop_w / (box_w / 25.4)
-        need = (round(box_w / 25.4 * TARGET_DPI * zoom), round(box_h / 25.4 * TARGET_DPI * zoom))
+        ppi = crop_w / (box_w / MM_PER_INCH)
+        need = (
+            round(mm_to_px(box_w, TARGET_DPI) * zoom),
+            round(mm_to_px(box_h, TARGET_DPI) * zoom),
+        )
         if width / height > ratio:
             need = (round(need[1] * width / height), need[1])
         else:
             need = (need[0], round(need[0] * height / width))
     else:
         scale = min(box_w / width, box_h / height)
-        ppi = width / (width * scale / 25.4)
+        ppi = width / (width * scale / MM_PER_INCH)
         factor = TARGET_DPI / ppi
         need = (round(width * factor), round(height * factor))
     return {"ppi": round(ppi), "sharp": ppi >= TARGET_DPI - 0.5, "need_px": list(need)}

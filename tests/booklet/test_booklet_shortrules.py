@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from deckgen.booklet.shortrules import short_rules, short_rules_for_deck, short_rules_variants
-from deckgen.deck.presets import all_presets
 from deckgen.errors import SpecError
+from deckgen.prepress.presets import all_presets
 from deckgen.rulespec import list_rules, load_rules
 
 

@@ -34,8 +34,8 @@ def _backs_centroid(sheets: Path) -> tuple[float, float]:
 
 def _build(tmp_path: Path, name: str, offset: str | None) -> Path:
     from deckgen.deck.build import build_deck
-    from deckgen.deck.printout import PrintOptions
-    from deckgen.deck.printstep import OPTIONS_KEY, print_step
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.prepress.printstep import print_step
 
     deck = tmp_path / f"{name}.toml"
     deck.write_text(
@@ -45,8 +45,7 @@ def _build(tmp_path: Path, name: str, offset: str | None) -> Path:
     build_deck(
         deck,
         out,
-        extra_steps=[print_step],
-        options={OPTIONS_KEY: PrintOptions(sheets="A4", duplex="long", marks="none")},
+        extra_steps=[print_step(PrintOptions(sheets="A4", duplex="long", marks="none"))],
     )
     return out / "sheets.pdf"
 

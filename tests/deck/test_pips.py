@@ -9,8 +9,9 @@ import pytest
 from deck_testkit import count_blobs, half_boxes_px, render_page, write_deck
 
 from deckgen.deck.build import build_deck
+from deckgen.deck.cards import deck_cards
 from deckgen.deck.pips import MAX_VALUE, is_point_symmetric, layout
-from deckgen.deck.render import deck_cards, render_pdf
+from deckgen.deck.render import render_pdf
 from deckgen.deck.spec import load_deck
 from deckgen.tiles import Tile
 

@@ -64,3 +64,72 @@ def test_too_long_reports_minimum_size(fonts) -> None:  # type: ignore[no-untype
         require_fit(r, what="the rules", where="booklet", min_size=6)
     kept = clip_to_height(r, 100)
     assert kept and kept[-1] is not None and kept[-1][-1][0].endswith("…")
+
+
+def _texts(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return ["".join(t for t, _ in line) for line in result.lines if line is not None]
+
+
+def test_title_breaks_at_its_own_hyphen_not_mid_word(fonts) -> None:  # type: ignore[no-untyped-def]
+    """The cover title of issue 13: once broke as "Müller-Lüdensche / idt"."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    text = "**Müller-Lüdenscheidt Familienspiel**"
+    width = stringWidth("Müller-Lüdensch", fonts.bold, 20)  # the whole name never fits at 20
+    r = fit_text(
+        text,
+        width_pt=width,
+        height_pt=200,
+        regular=fonts.regular,
+        bold=fonts.bold,
+        max_size=20,
+        language="de",
+    )
+    assert r.fits and not r.split_words
+    lines = _texts(r)
+    assert lines[0] == "Müller-" and lines[1].startswith("Lüdenscheidt"), lines
+    assert all(w in {"Müller-", "Lüdenscheidt", "Familienspiel"} for w in lines)
+
+
+def test_shrinks_before_hyphenating_and_hyphenates_before_cutting(fonts) -> None:  # type: ignore[no-untyped-def]
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    word = "Familienspiel"
+    # fits whole at 14 pt: shrink rather than split
+    width = stringWidth(word, fonts.bold, 14) + 0.5
+    r = fit_text(
+        f"**{word}**",
+        width_pt=width,
+        height_pt=100,
+        regular=fonts.regular,
+        bold=fonts.bold,
+        max_size=24,
+        min_size=8,
+        language="de",
+    )
+    assert r.fits and _texts(r) == [word] and r.size <= 14 and not r.hyphenated
+    # does not fit whole even at the minimum size: hyphenated by the German rules
+    narrow = stringWidth("Familien-", fonts.bold, 8) + 0.5
+    r = fit_text(
+        f"**{word}**",
+        width_pt=narrow,
+        height_pt=100,
+        regular=fonts.regular,
+        bold=fonts.bold,
+        max_size=24,
+        min_size=8,
+        language="de",
+    )
+    assert r.fits and r.hyphenated and not r.split_words
+    assert _texts(r)[0].endswith("-") and "".join(_texts(r)).replace("-", "") == word
+    # no dictionary and no room: cut, and the result says which word (never silently)
+    r = fit_text(
+        f"**{word}**",
+        width_pt=narrow / 2,
+        height_pt=100,
+        regular=fonts.regular,
+        bold=fonts.bold,
+        max_size=24,
+        min_size=8,
+    )
+    assert r.split_words == (word,)

@@ -24,12 +24,15 @@ import tomllib
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PIL import Image
 from pypdf import PdfReader
 from studio_testkit import photo
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Dialog
 
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 CHROMIUM_ARGS = [
@@ -281,9 +284,20 @@ def test_a_family_makes_a_double7_photo_deck_from_scratch(context: Any, tmp_path
         page.screenshot(path=str(shots / "1-studio-full.png"), full_page=True)
         assert not errors
 
-        # the print files
+        # the print files: the too-small picture of 6 breaks MeinSpiel's resolution rule,
+        # so the page says so and asks before it makes the files anyway
+        dialogs: list[str] = []
+
+        def accept(dialog: Dialog) -> None:
+            dialogs.append(dialog.message)
+            dialog.accept()
+
+        page.once("dialog", accept)
         with page.expect_download(timeout=180_000) as download:
             page.click("#dl-print")
+        assert len(dialogs) == 1
+        assert "anyway" in dialogs[0]
+        assert "dpi" in dialogs[0]
         zip_path = tmp_path / "print.zip"
         download.value.save_as(zip_path)
         with zipfile.ZipFile(zip_path) as zf:

@@ -266,11 +266,29 @@
   $("#next-card").addEventListener("click", () => step(1));
 
   // -- downloads -----------------------------------------------------------------------
+  async function fetchPrintZip(force) {
+    const url = "/download/print.zip" + (force ? "?force=1" : "");
+    return fetch(url, { credentials: "same-origin" });
+  }
+
   $("#dl-print").addEventListener("click", async (e) => {
     e.preventDefault();
     clearErrors("_");
     status(T.building, true);
-    const response = await fetch("/download/print.zip", { credentials: "same-origin" });
+    let response = await fetchPrintZip(false);
+    if (response.status === 409) {
+      // the deck breaks a rule of the printer's profile: show which, offer to go on
+      let data = null;
+      try { data = await response.json(); } catch (err) { data = null; }
+      const errors = (data && data.errors) || { _: T.failed };
+      showErrors(errors);
+      if (!(data && data.can_force) || !window.confirm(T.force_print + "\n\n" + errors._)) {
+        status("");
+        return;
+      }
+      status(T.building, true);
+      response = await fetchPrintZip(true);
+    }
     if (!response.ok) {
       status("");
       let data = null;

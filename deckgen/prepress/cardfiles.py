@@ -1,0 +1,154 @@
+"""Per-card PDF files and the back/front interleaved PDF that print-on-demand shops want.
+
+Takes the deck build's ``cards.pdf`` and ``back.pdf``; gives
+
+- :func:`split_cards`: one PDF per card (and one for the back), each page the card
+  plus bleed with MediaBox = BleedBox = the page and TrimBox = the card (MeinSpiel),
+  optionally with crop marks on a larger page around it;
+- :func:`interleave_back_front`: one PDF whose pages are back, front, back, front ...
+  in deck order (DriveThruCards), the back stored once however often it appears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
+from deckgen.prepress.marks import crop_marks_ops
+from deckgen.prepress.pdfout import save_pdf
+from deckgen.prepress.sheetlayout import SheetLayout
+from deckgen.progress import Reporter
+from deckgen.units import MM_PER_PT
+
+if TYPE_CHECKING:
+    import pikepdf
+
+SLUG_MM = 7.0
+"""Extra paper around the bleed of a per-card file that carries crop marks."""
+
+
+def _set_boxes(page: pikepdf.Page) -> None:
+    """MediaBox = CropBox = BleedBox = the page; TrimBox kept (or the page if missing)."""
+    import pikepdf
+
+    media = pikepdf.Array([float(v) for v in box(page, "MediaBox")])
+    trim = pikepdf.Array([float(v) for v in box(page, "TrimBox")])
+    page.obj.MediaBox = media
+    page.obj.CropBox = media
+    page.obj.BleedBox = media
+    page.obj.TrimBox = trim
+
+
+def _single(src: pikepdf.Pdf, index: int, *, marks: bool, cmyk: bool) -> pikepdf.Pdf:
+    import pikepdf
+
+    out = pikepdf.new()
+    if not marks:
+        out.pages.append(src.pages[index])
+        _set_boxes(out.pages[0])
+        return out
+    page = src.pages[index]
+    mx0, my0, mx1, my1 = box(page, "MediaBox")
+    tx0, ty0, tx1, ty1 = box(page, "TrimBox")
+    form = page.as_form_xobject()
+    form.BBox = page.obj.MediaBox
+    form_ref = out.copy_foreign(src.make_indirect(form))
+    slug = pt(SLUG_MM)
+    width, height = (mx1 - mx0) + 2 * slug, (my1 - my0) + 2 * slug
+    to_mm = MM_PER_PT
+    layout = SheetLayout(
+        paper_w_mm=width * to_mm,
+        paper_h_mm=height * to_mm,
+        card_w_mm=(tx1 - tx0) * to_mm,
+        card_h_mm=(ty1 - ty0) * to_mm,
+        bleed_mm=(tx0 - mx0) * to_mm,
+        gutter_mm=0.0,
+        cols=1,
+        rows=1,
+    )
+    content = f"q 1 0 0 1 {slug - mx0:.4f} {slug - my0:.4f} cm /Card Do Q\n" + crop_marks_ops(
+        layout, "cmyk" if cmyk else "rgb"
+    )
+    bleed_box = [slug, slug, slug + (mx1 - mx0), slug + (my1 - my0)]
+    trim_box = [slug + (tx0 - mx0), slug + (ty0 - my0), slug + (tx1 - mx0), slug + (ty1 - my0)]
+    media = [0, 0, width, height]
+    new_page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=media,
+        CropBox=media,
+        BleedBox=bleed_box,
+        TrimBox=trim_box,
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=form_ref)),
+        Contents=out.make_stream(content.encode("ascii")),
+    )
+    out.pages.append(pikepdf.Page(new_page))
+    return out
+
+
+def split_cards(
+    cards_pdf: Path,
+    back_pdf: Path,
+    targets: Sequence[Path],
+    back_target: Path,
+    *,
+    crop_marks: bool = False,
+    colour_space: Literal["rgb", "cmyk"] = "rgb",
+    finish: Callable[[pikepdf.Pdf], None] | None = None,
+    reporter: Reporter | None = None,
+) -> list[Path]:
+    """Write page i of ``cards_pdf`` to ``targets[i]`` and the back to ``back_target``.
+
+    ``finish`` is called on each single-card document before it is saved (to add an
+    output intent, for example).
+    """
+    cards = open_card_pdf(cards_pdf, what="card PDF")
+    back = open_card_pdf(back_pdf, what="back PDF")
+    deck_geometry(cards, back, cards_name=cards_pdf.name)
+    if len(targets) != len(cards.pages):
+        raise ValueError(f"{len(targets)} file names for {len(cards.pages)} cards")
+    cmyk = colour_space == "cmyk"
+    if reporter:
+        reporter.start("writing one PDF per card", len(targets) + 1)
+    written = []
+    jobs = [(cards, index, target) for index, target in enumerate(targets)]
+    jobs.append((back, 0, back_target))
+    for src, index, target in jobs:
+        single = _single(src, index, marks=crop_marks, cmyk=cmyk)
+        if finish is not None:
+            finish(single)
+        written.append(save_pdf(single, target))
+        if reporter:
+            reporter.advance()
+    if reporter:
+        reporter.finish()
+    return written
+
+
+def interleave_back_front(
+    cards_pdf: Path,
+    back_pdf: Path,
+    target: Path,
+    *,
+    finish: Callable[[pikepdf.Pdf], None] | None = None,
+) -> Path:
+    """One PDF with pages back, front, back, front ... in deck order."""
+    import pikepdf
+
+    cards = open_card_pdf(cards_pdf, what="card PDF")
+    back = open_card_pdf(back_pdf, what="back PDF")
+    deck_geometry(cards, back, cards_name=cards_pdf.name)
+    out = pikepdf.new()
+    out.pages.append(back.pages[0])
+    first_back = out.pages[0]
+    _set_boxes(first_back)
+    for index in range(len(cards.pages)):
+        if index > 0:
+            again = pikepdf.Dictionary({k: first_back.obj[k] for k in first_back.obj.keys()})
+            out.pages.append(pikepdf.Page(out.make_indirect(again)))
+        out.pages.append(cards.pages[index])
+        _set_boxes(out.pages[-1])
+    if finish is not None:
+        finish(out)
+    return save_pdf(out, target)
