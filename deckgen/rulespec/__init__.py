@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from deckgen.errors import InputError, SpecError, did_you_mean
+from deckgen.errors import InputError, SpecError, did_you_mean, excerpt
 from deckgen.rulespec.clauses import (
     ENGINE_CLAUSES,
     GAP_SITUATIONS,
@@ -288,9 +288,10 @@ def _check_texts(rules: RulesFile, where: str) -> None:
                 names = placeholders(text)
             except ValueError as exc:
                 raise SpecError(
-                    f"{label} ({lang}) has a broken placeholder: {exc}",
+                    f"{label} ({lang}) has a placeholder deckgen does not fill: {excerpt(exc, 80)}",
                     where=where,
-                    fix="write placeholders as {name}; write a literal brace as {{ or }}",
+                    fix="write placeholders as {name} with a name from docs/rules-format.md, "
+                    "nothing after the name; write a literal brace as {{ or }}",
                 ) from None
             for name in names:
                 if name not in params:
