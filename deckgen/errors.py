@@ -18,6 +18,7 @@ makes the whole paragraph safe and short once more.
 from __future__ import annotations
 
 import difflib
+import errno
 import re
 from collections.abc import Iterable
 
@@ -120,3 +121,43 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A ``did you mean 'x'?`` hint, or an empty string when nothing is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+MACHINE_ERRNOS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENAMETOOLONG: "the file name is too long",
+    errno.ELOOP: "too many symbolic links (a link loop?)",
+    errno.EISDIR: "it is a folder, not a file",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.EFBIG: "the file is too large",
+    errno.EMFILE: "too many open files",
+    errno.EIO: "an input/output error of the disk",
+    errno.ENOENT: "it does not exist",
+    errno.EEXIST: "it already exists",
+    errno.ENXIO: "it is not a regular file (a pipe or device?)",
+}
+
+
+def machine_error(exc: BaseException) -> DeckgenError | None:
+    """A fault of the machine (full disk, read-only folder, no memory) as a user error.
+
+    None for anything else (a bug, which keeps its traceback).
+    """
+    if isinstance(exc, MemoryError):
+        return ResourceError(
+            "deckgen ran out of memory",
+            fix="use smaller pictures or fonts, or close other programs",
+        )
+    if isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS:
+        name = exc.filename if exc.filename is not None else ""
+        where = excerpt(name, 120) if name else None
+        return OutputError(
+            f"{MACHINE_ERRNOS[exc.errno]}",
+            where=where,
+            fix="free some space, choose another folder (--out), or check its permissions",
+        )
+    return None

@@ -239,7 +239,7 @@ def parse_json(raw: bytes, *, what: str, where: str, fix: str) -> Any:
         return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise SpecError(
-            f"the {what} is not valid JSON: {excerpt(exc.msg, 80)}",
+            f"the {what} is not JSON: {excerpt(exc.msg, 80)}",
             where=f"{where}, line {exc.lineno}",
             fix=fix,
         ) from None

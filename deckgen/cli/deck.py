@@ -55,9 +55,11 @@ def new_command(
     from deckgen import atomic
     from deckgen.deck.starter import StarterCard, card_from_preset, starter_toml
     from deckgen.errors import InputError
+    from deckgen.paths import check_output_file
     from deckgen.setstable import parse_set
 
     dset = parse_set(set_name, where="option --set")
+    check_output_file(deck_file, where="argument DECK_FILE")
     if deck_file.exists() and not force:
         raise InputError(
             f"{deck_file} already exists",
@@ -203,8 +205,11 @@ def preview_command(
     """Only the contact sheet of every card and the back, fast, to look at."""
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.build import preview_deck
+    from deckgen.paths import check_output_file
     from deckgen.product import load_printed_deck
 
+    if out is not None:
+        check_output_file(out, where="option --out")
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = ConsoleReporter(quiet=quiet)
     path = preview_deck(deck, out, allow_outside=allow_outside, reporter=reporter)
@@ -312,7 +317,9 @@ def calibrate_command(
 ) -> None:
     """Write the duplex calibration page: measures how far the printer shifts the backs."""
     from deckgen.deck.calibration import write_calibration
+    from deckgen.paths import check_output_file
 
+    check_output_file(out, where="option --out")
     path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:
         typer.echo(f"wrote {path}")

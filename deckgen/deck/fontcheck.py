@@ -141,7 +141,7 @@ def check_font_tables(data: bytes, *, name: str, where: str) -> None:
             _subtable(cmap, _u32(cmap, 4 + 8 * i + 4), glyphs)
     except (_Broken, struct.error, IndexError, ValueError) as exc:
         raise ResourceError(
-            f"'{name}' is not a font deckgen can use: {exc}",
+            f"'{name}' is not a font deckgen can use: it could not be read ({exc})",
             where=where,
             fix="use an unmodified TrueType (.ttf) or OpenType (.otf) font file, or remove "
             "the key to use the bundled font",
