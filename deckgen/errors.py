@@ -82,7 +82,10 @@ class DeckgenError(Exception):
     def message(self) -> str:
         text = self.what.rstrip(". ")
         if self.where:
-            text += f" ({self.where})"
+            where = self.where
+            if len(where) > 200:  # keep the end: it names the key
+                where = where[:60] + "…" + where[-130:]
+            text += f" ({where})"
         text += "."
         if self.fix:
             text += " " + self.fix.rstrip()
