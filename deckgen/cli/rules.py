@@ -249,6 +249,8 @@ def replay_command(
         found = find_bundled(rec.rules.id)
         if found is None and rec.rules.path and is_regular_file(rec.rules.path):
             found = load_rules_file(rec.rules.path)  # a rules file that is not bundled
+            if found.id != rec.rules.id:
+                found = None
         if found is None:
             hint = bundled_suggestion(rec.rules.id)
             raise SpecError(
