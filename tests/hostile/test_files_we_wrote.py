@@ -117,7 +117,9 @@ def test_tens_of_megabytes_of_actions_are_refused_by_size(tmp_path: Path) -> Non
 
 def test_a_record_that_does_not_match_exits_1(tmp_path: Path) -> None:
     record = real_record()
-    record["rounds"][0]["result"]["points"] = [p + 1 for p in record["rounds"][0]["result"]["points"]]
+    record["rounds"][0]["result"]["points"] = [
+        p + 1 for p in record["rounds"][0]["result"]["points"]
+    ]
     code, out, err = _replay(_write(tmp_path, record))
     assert code == 1 and "MISMATCH" in out, out + err
 

@@ -187,5 +187,3 @@ def test_huge_text_is_quoted_as_a_short_excerpt(extra: str, tmp_path: Path) -> N
     assert code in (0, 2), err
     if code == 2:
         assert_clean_error(err)
-
-
