@@ -21,6 +21,9 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+MAX_NAME_CHARS = 200
+"""The longest ``deck new --name`` (it becomes the cover title)."""
+
 DeckFileArg = Annotated[Path, typer.Argument(help="The deck file (TOML).")]
 
 
@@ -54,7 +57,7 @@ def new_command(
     """Write a commented starter deck file that builds as it is (it uses the demo art)."""
     from deckgen import atomic
     from deckgen.deck.starter import StarterCard, card_from_preset, starter_toml
-    from deckgen.errors import InputError
+    from deckgen.errors import InputError, excerpt
     from deckgen.paths import check_output_file
     from deckgen.setstable import parse_set
 
@@ -65,6 +68,14 @@ def new_command(
             f"{deck_file} already exists",
             where="argument DECK_FILE",
             fix="choose another file name, or pass --force to overwrite it",
+        )
+    if name is not None and (
+        not name.strip() or len(name) > MAX_NAME_CHARS or not name.isprintable()
+    ):
+        raise InputError(
+            f"'{excerpt(name, 40)}' is not a deck name deckgen can use",
+            where="option --name",
+            fix=f"give 1 to {MAX_NAME_CHARS} printable characters, on one line",
         )
     card = card_from_preset(preset) if preset else StarterCard()
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"

@@ -112,3 +112,61 @@ def leftovers(folder: Path) -> list[str]:
         for p in folder.rglob("*")
         if p.name.startswith(".deckgen-stage-") or p.name.endswith(".tmp")
     )
+
+
+def toml_key(key: str) -> str:
+    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii() and key
+    return key if bare else toml_string(key)
+
+
+def toml_string(text: str) -> str:
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}" if code < 0xD800 else "\\ufffd")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def toml_value(value: Any) -> str:
+    """Any JSON-like value as TOML (dicts as inline tables, so any depth is writable)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, dict):
+        return (
+            "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
+        )
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return toml_string(str(value))
+
+
+def to_toml(data: dict[str, Any]) -> str:
+    """A document of top-level keys (None values left out, as TOML has no null)."""
+    return "".join(
+        f"{toml_key(str(k))} = {toml_value(_no_none(v))}\n"
+        for k, v in data.items()
+        if v is not None
+    )
+
+
+def _no_none(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _no_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_no_none(v) for v in value if v is not None]
+    return value
