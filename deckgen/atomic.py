@@ -187,7 +187,8 @@ def clean_leftovers(target_dir: Path) -> list[Path]:
         removed.append(entry)
     if target_dir.is_dir():
         with contextlib.suppress(OSError):
-            for entry in target_dir.rglob(".*"):
+            hidden = [*target_dir.glob(".*"), *target_dir.glob("*/.*")]  # not a deep walk
+            for entry in hidden:
                 tmp = _TMP.match(entry.name)
                 stale_tmp = tmp is not None and not _alive(int(tmp["pid"]))
                 if stale_tmp or _LEGACY_STAGE.match(entry.name):
@@ -286,6 +287,38 @@ def _publish_in_place(stage: Path, target: Path) -> None:
         os.replace(src, dest)
 
 
+MAX_SWAP_ENTRIES = 5_000
+"""A folder with more entries than this is published file by file (see _swappable)."""
+
+
+def _swappable(target: Path) -> bool:
+    """True when ``target`` may be replaced as a whole folder.
+
+    Only folders that look like deckgen's own outputs are swapped: not the current
+    folder (or one above it), not a mount point, no symbolic links, no nested mounts,
+    at most :data:`MAX_SWAP_ENTRIES` entries. Anything else (``--out .``, a home
+    folder) is published file by file into place, ``manifest.json`` last.
+    """
+    if not target.exists():
+        return True
+    try:
+        here = Path.cwd().resolve()
+        resolved = target.resolve()
+        if here == resolved or here.is_relative_to(resolved) or os.path.ismount(resolved):
+            return False
+        device = resolved.stat().st_dev
+        count = 0
+        for entry in resolved.rglob("*"):
+            count += 1
+            if count > MAX_SWAP_ENTRIES or entry.is_symlink():
+                return False
+            if entry.is_dir() and entry.stat().st_dev != device:
+                return False
+    except (OSError, RuntimeError):
+        return False
+    return True
+
+
 @contextlib.contextmanager
 def staged_dir(target_dir: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield an empty staging folder; on success publish it as ``target_dir`` in one step.
@@ -304,13 +337,13 @@ def staged_dir(target_dir: str | os.PathLike[str]) -> Iterator[Path]:
         )
     with _locked(parent):
         clean_leftovers(target)
-    in_place = False
+    in_place = not _swappable(target)
     name = f"{STAGE_PREFIX}{target.name[:80]}-{os.getpid()}-{secrets.token_hex(4)}"
+    stage = (target if in_place else parent) / name
     try:
-        stage = parent / name
         stage.mkdir(mode=0o755)
     except OSError as exc:
-        if not target.is_dir():
+        if in_place or not target.is_dir():
             raise _fault(exc, target, "write into") from exc
         try:  # the parent is not ours to write: stage inside the folder instead
             stage = target / name

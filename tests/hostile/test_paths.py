@@ -187,3 +187,19 @@ def test_huge_text_is_quoted_as_a_short_excerpt(extra: str, tmp_path: Path) -> N
     assert code in (0, 2), err
     if code == 2:
         assert_clean_error(err)
+
+
+def test_out_dot_is_published_into_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The current folder is never swapped away: files go into place, manifest last."""
+    work = tmp_path / "work"
+    deck = _deck(work)
+    (work / "keep.txt").write_text("mine")
+    (work / "sub").mkdir()
+    monkeypatch.chdir(work)
+    inode = os.stat(".").st_ino
+    code, err = _invoke(["deck", "build", str(deck), "--out", ".", "-q", "--no-preview"])
+    assert code == 0, err
+    assert os.stat(".").st_ino == inode and os.stat(work).st_ino == inode
+    assert (work / "keep.txt").read_text() == "mine" and (work / "sub").is_dir()
+    assert json.loads((work / "manifest.json").read_text())["deck"] == "T"
+    assert not leftovers(work) and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
