@@ -307,9 +307,7 @@ def _swappable(target: Path) -> bool:
         if here == resolved or here.is_relative_to(resolved) or os.path.ismount(resolved):
             return False
         device = resolved.stat().st_dev
-        count = 0
-        for entry in resolved.rglob("*"):
-            count += 1
+        for count, entry in enumerate(resolved.rglob("*"), start=1):
             if count > MAX_SWAP_ENTRIES or entry.is_symlink():
                 return False
             if entry.is_dir() and entry.stat().st_dev != device:

@@ -72,9 +72,9 @@ def _walk(data: Any) -> Iterator[tuple[tuple[str | int, ...], Any]]:
         path, value = stack.pop()
         yield path, value
         if isinstance(value, dict):
-            stack.extend((path + (str(k),), v) for k, v in reversed(list(value.items())))
+            stack.extend(((*path, str(k)), v) for k, v in reversed(list(value.items())))
         elif isinstance(value, list):
-            stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(value))))
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(value))))
 
 
 def check_tree(data: Any, *, where: str, what: str, limits: TreeLimits = DEFAULT_LIMITS) -> None:

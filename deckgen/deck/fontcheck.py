@@ -86,10 +86,7 @@ def _ranges_ok(ranges: list[tuple[int, int]], limit: int, what: str) -> int:
 
 def _subtable(cmap: bytes, at: int, glyphs: int) -> None:
     fmt = _u16(cmap, at)
-    if fmt in (8, 10, 12, 13):
-        length = _u32(cmap, at + 4)
-    else:
-        length = _u16(cmap, at + 2)
+    length = _u32(cmap, at + 4) if fmt in (8, 10, 12, 13) else _u16(cmap, at + 2)
     if at + length > len(cmap) or length < 4:
         raise _Broken(f"its cmap format {fmt} subtable lies outside the cmap table")
     if fmt == 4:

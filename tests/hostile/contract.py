@@ -36,7 +36,8 @@ def assert_clean_error(message: str) -> None:
     text = message.strip()
     assert len(text) <= MAX_MESSAGE_CHARS + 20, f"{len(text)} characters: {text[:200]}"
     assert "\n" not in text, text
-    assert "\x1b" not in text and "\x00" not in text, repr(text)
+    assert "\x1b" not in text, repr(text)
+    assert "\x00" not in text, repr(text)
 
 
 def assert_refused(result: Result) -> None:

@@ -64,6 +64,11 @@ def _files_in(paths: list[Path]) -> int:
     return sum(1 for p in paths for f in p.rglob("*") if f.is_file())
 
 
+def _stage_holds(parent: Path, files: int) -> Callable[[], bool]:
+    """A condition: a staging folder exists in ``parent`` holding ``files`` files or more."""
+    return lambda: bool(_stages(parent)) and _files_in(_stages(parent)) >= files
+
+
 def _signal_when(
     cmd: list[str], ready: Callable[[], bool], sig: int, timeout: float = 300
 ) -> tuple[int, str]:
@@ -92,8 +97,7 @@ def test_kill_9_at_many_points_of_a_deck_build_never_leaves_a_mix(tmp_path: Path
     points = (0, 1, 2, 3, 4) if FUZZ else (0, 2, 4)  # stage made, files written, manifest
     for files in points:
         code, _ = _signal_when(
-            cmd, lambda n=files: bool(_stages(tmp_path)) and _files_in(_stages(tmp_path)) >= n,
-            signal.SIGKILL,
+            cmd, _stage_holds(tmp_path, files), signal.SIGKILL
         )  # fmt: skip
         seen.append(code)
         assert _consistent(out) in ("Old", "New")  # whole builds only, never a mix
@@ -123,8 +127,7 @@ def test_kill_9_during_a_booklet_build(tmp_path: Path) -> None:
     cmd = [*DECKGEN, "rules", "booklet", "two-player", "--lang", "en", "--out", str(out), "-q"]
     for files in (0, 1) if FUZZ else (1,):
         _signal_when(
-            cmd, lambda n=files: bool(_stages(tmp_path)) and _files_in(_stages(tmp_path)) >= n,
-            signal.SIGKILL,
+            cmd, _stage_holds(tmp_path, files), signal.SIGKILL
         )  # fmt: skip
         for pdf in out.glob("*.pdf") if out.exists() else []:
             assert len(PdfReader(pdf).pages) > 4  # complete, or not there
@@ -240,13 +243,11 @@ def _in_process(args: list[str]) -> tuple[int, str]:
 
 
 def _fill(fs: Path) -> None:
-    with open(fs / "filler", "wb") as fh:
-        try:
-            while True:
-                fh.write(b"\0" * 65536)
-                fh.flush()
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
+    with open(fs / "filler", "wb") as fh, pytest.raises(OSError, match="No space") as err:  # noqa: PT012
+        while True:
+            fh.write(b"\0" * 65536)
+            fh.flush()
+    assert err.value.errno == errno.ENOSPC
 
 
 def _others(fs: Path, src: Path) -> list[tuple[list[str | Path], Path]]:
@@ -282,7 +283,8 @@ def test_a_full_or_read_only_disk_is_a_clean_error_and_keeps_the_old_output(
         assert needle in result.stderr
         assert_clean_error(result.stderr)
         assert _consistent(out) == "Old"
-        assert not _stages(fs) and not leftovers(out)
+        assert not _stages(fs)
+        assert not leftovers(out)
         for args, target in _others(fs, deck):
             code, err = _in_process([str(a) for a in args])
             assert code == 2, (args, err)

@@ -111,8 +111,9 @@ def test_tens_of_megabytes_of_actions_are_refused_by_size(tmp_path: Path) -> Non
         fh.write(",".join([json.dumps(action)] * 400_000))
         fh.write("]}")
     assert path.stat().st_size > 10_000_000
-    code, out, err = _replay(path)
-    assert code == 2 and "MB" in err, err
+    code, _out, err = _replay(path)
+    assert code == 2, err
+    assert "MB" in err
 
 
 def test_a_record_that_does_not_match_exits_1(tmp_path: Path) -> None:
@@ -121,7 +122,8 @@ def test_a_record_that_does_not_match_exits_1(tmp_path: Path) -> None:
         p + 1 for p in record["rounds"][0]["result"]["points"]
     ]
     code, out, err = _replay(_write(tmp_path, record))
-    assert code == 1 and "MISMATCH" in out, out + err
+    assert code == 1, out + err
+    assert "MISMATCH" in out
 
 
 # ----------------------------------------------------------------- mutations
@@ -216,7 +218,8 @@ def test_any_mutated_check_report_gives_facts_or_one_error(
         return
     facts = facts_from_report(data, players=2)
     if facts is not None:
-        assert 0 <= facts.blocked_share <= 1 and facts.rounds >= 1
+        assert 0 <= facts.blocked_share <= 1
+        assert facts.rounds >= 1
 
 
 def test_booklet_with_a_report_of_wrong_types_exits_2(tmp_path: Path) -> None:
@@ -229,6 +232,7 @@ def test_booklet_with_a_report_of_wrong_types_exits_2(tmp_path: Path) -> None:
         app, ["rules", "booklet", "two-player", "--check", str(path), "--out", str(tmp_path / "b")]
     )
     assert result.exit_code == 2, result.output
-    assert "players.2.stats.rounds" in result.stderr and "seconds_per_turn" in result.stderr
+    assert "players.2.stats.rounds" in result.stderr
+    assert "seconds_per_turn" in result.stderr
     assert_clean_error(result.stderr)
     assert not (tmp_path / "b").exists()

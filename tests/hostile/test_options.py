@@ -57,4 +57,5 @@ def test_option_out_of_range_is_refused(args: list[str], tmp_path: Path) -> None
         app, [*args, "--out", str(tmp_path / "o")] if "build" in args else args
     )
     assert_refused(result)
-    assert not (tmp_path / "new").exists() and not (tmp_path / "o").exists()
+    assert not (tmp_path / "new").exists()
+    assert not (tmp_path / "o").exists()

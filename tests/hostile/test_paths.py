@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-# Imported here so that the forked children of run_bounded start warm.
-import deckgen.booklet.make  # noqa: F401
-import deckgen.deck.build  # noqa: F401
-import deckgen.deck.printstep  # noqa: F401
-import deckgen.engine.record  # noqa: F401
+# Imported here (and named in WARM) so that the forked children of run_bounded start warm.
+import deckgen.booklet.make
+import deckgen.deck.build
+import deckgen.deck.printstep
+import deckgen.engine.record
 from deckgen.cli import app
 from tests.hostile.contract import assert_clean_error, leftovers, run_bounded
 
+WARM = (deckgen.booklet.make, deckgen.deck.build, deckgen.deck.printstep, deckgen.engine.record)
 LONG = "n" * 300  # longer than any file system allows (255 bytes)
 
 
@@ -55,6 +56,7 @@ def _not_files(folder: Path) -> dict[str, str]:
 
 def _expect_refused(args: list[str], *needles: str) -> str:
     code, err = run_bounded(lambda: _invoke(args), extra_mb=600, seconds=60)
+    assert isinstance(err, str)
     assert code == 2, (code, err[-400:])
     assert err.startswith("error: "), err[:300]
     assert_clean_error(err)
@@ -69,7 +71,8 @@ def test_a_picture_that_is_not_a_file(kind: str, tmp_path: Path) -> None:
     deck = _deck(tmp_path, f'[back]\nlogo = "{name}"\n')
     out = tmp_path / "out"
     _expect_refused(["deck", "build", str(deck), "--out", str(out)], "back.logo")
-    assert not out.exists() and not leftovers(tmp_path)
+    assert not out.exists()
+    assert not leftovers(tmp_path)
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "loop", "long"])
@@ -97,7 +100,8 @@ def test_outputs_that_are_folders(tmp_path: Path) -> None:
     _expect_refused(["deck", "calibrate", "--out", str(folder)], "folder")
     _expect_refused(["rules", "check", "two-player", "--rounds", "10", "--json", str(folder)])
     _expect_refused(["deck", "new", str(tmp_path / LONG)], "too long")
-    assert folder.is_dir() and not list(folder.iterdir())
+    assert folder.is_dir()
+    assert not list(folder.iterdir())
 
 
 def test_a_manifest_that_is_a_folder_is_replaced_by_the_build(tmp_path: Path) -> None:
@@ -148,7 +152,9 @@ def test_one_word_imprint_text_is_text_unless_it_is_close_to_a_rules_id(
     deck = _deck(tmp_path, f'[imprint]\nrules = "{text}"\n')
     code, err = _invoke(["deck", "build", str(deck), "--out", str(tmp_path / "o"), "-q"])
     if text == "card-dominoo":
-        assert code == 2 and "card-domino" in err and "imprint.rules" in err
+        assert code == 2
+        assert "card-domino" in err
+        assert "imprint.rules" in err
     else:
         assert code == 0, err
 
@@ -156,7 +162,8 @@ def test_one_word_imprint_text_is_text_unless_it_is_close_to_a_rules_id(
 def test_terminal_escapes_in_names_are_shown_harmlessly(tmp_path: Path) -> None:
     evil = tmp_path / "\x1b]0;owned\x07\x1b[2Jdeck\u202e.toml"
     err = _expect_refused(["deck", "build", str(evil)])
-    assert "\\x1b" in err and "\\u202e" in err
+    assert "\\x1b" in err
+    assert "\\u202e" in err
     deck = _deck(tmp_path, '[back]\nlogo = "a\\u001b[31m.png"\n')
     _expect_refused(["deck", "build", str(deck), "--out", str(tmp_path / "o")], "U+001B")
 
@@ -199,7 +206,10 @@ def test_out_dot_is_published_into_place(tmp_path: Path, monkeypatch: pytest.Mon
     inode = os.stat(".").st_ino
     code, err = _invoke(["deck", "build", str(deck), "--out", ".", "-q", "--no-preview"])
     assert code == 0, err
-    assert os.stat(".").st_ino == inode and os.stat(work).st_ino == inode
-    assert (work / "keep.txt").read_text() == "mine" and (work / "sub").is_dir()
+    assert os.stat(".").st_ino == inode
+    assert os.stat(work).st_ino == inode
+    assert (work / "keep.txt").read_text() == "mine"
+    assert (work / "sub").is_dir()
     assert json.loads((work / "manifest.json").read_text())["deck"] == "T"
-    assert not leftovers(work) and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert not leftovers(work)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

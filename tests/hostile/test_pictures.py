@@ -84,4 +84,5 @@ def test_large_allowed_picture_peaks_near_one_decode(
     extra = peak_mb - _baseline_mb()
     # One decoded copy plus small strips; the old path needed two to five copies.
     assert extra < decode_mb + 80, (peak_mb, extra, decode_mb)
-    assert left < 40 and right > 215  # the gradient survived the reduction, left to right
+    assert left < 40
+    assert right > 215
