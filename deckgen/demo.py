@@ -167,7 +167,9 @@ and the rules check of every bundled rules file. Made by `make demo` (`deckgen d
 |---|---|
 {rows}
 
-Rules check verdicts (`ok`: every clause reached, no gap, no invariant broken):
+Rules check verdicts (`ok`: no gap, no invariant broken, no design warning; `warn`: the
+rules play, but the report lists design warnings; clauses never reached are listed in
+each report with a proof or a bound):
 
 {verdicts}
 """

@@ -25,10 +25,15 @@ def load_printed_deck(deck_file: str | Path, *, allow_outside: bool = False) -> 
     even in its shortest form is a SpecError, so the build fails instead of printing
     unreadable text. Free text in ``imprint.rules`` is kept as it is.
     """
-    from deckgen.booklet.shortrules import imprint_rules_for
     from deckgen.deck.spec import load_deck
 
-    deck = load_deck(deck_file, allow_outside=allow_outside)
+    return with_short_rules(load_deck(deck_file, allow_outside=allow_outside))
+
+
+def with_short_rules(deck: LoadedDeck) -> LoadedDeck:
+    """``deck`` with the short rules its ``imprint.rules`` names put on its imprint card."""
+    from deckgen.booklet.shortrules import imprint_rules_for
+
     text = imprint_rules_for(deck)
     return deck if text is None else deck.with_imprint_rules(text)
 

@@ -92,11 +92,13 @@ def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
     for lang in ("de", "en"):
         assert len(pypdf.PdfReader(out / "booklet" / f"booklet-{lang}.pdf").pages) >= 6
     report = json.loads((out / "check-card-domino.json").read_text())
-    assert report["verdict"] == "ok"
+    # card-domino for 3 players: seat 0 starts 2 of 4 rounds, a design warning (issue 12)
+    assert report["verdict"] in ("ok", "warn"), report["reasons"]
     index = (out / "README.md").read_text()
     for name in ("deck/cards.pdf", "booklet/booklet-de.pdf", "check-card-domino.md"):
         assert f"[`{name}`]({name})" in index
-    assert "- `card-domino`: ok" in index
+    assert f"- `card-domino`: {report['verdict']}" in index
+    assert "every clause reached" not in index
     # Print shops reject fonts that are not embedded, used or not; and every page has boxes.
     for pdf_path in sorted(out.rglob("*.pdf")):
         assert _unembedded_fonts(pdf_path) == set(), pdf_path

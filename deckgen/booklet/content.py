@@ -37,9 +37,15 @@ from deckgen.booklet.model import (
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
+LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any", "lead.skip_double")
+"""The clauses that say how a round opens (a start card turned up, or who leads what)."""
+
 QUICK_CLAUSES: dict[str, tuple[str, ...]] = {
     "a5": (
         "setup.deal",
+        "start.first",
+        *LEAD_CLAUSES,
+        "play.match",
         "play.draw",
         "play.draw_limit",
         "end.out",
@@ -49,9 +55,18 @@ QUICK_CLAUSES: dict[str, tuple[str, ...]] = {
         "score.bonus",
         "match.end",
     ),
-    "a6": ("setup.deal", "play.draw_limit", "end.out", "match.end"),
+    "a6": (
+        "setup.deal",
+        "start.first",
+        *LEAD_CLAUSES,
+        "play.match",
+        "play.draw_limit",
+        "end.out",
+        "match.end",
+    ),
 }
-"""The clauses the quick reference repeats, per page format (it must fit one page)."""
+"""The clauses the quick reference repeats, per page format (it must fit one page). Each
+says how the round starts (the start card, who begins) and how a card is played."""
 
 
 @dataclass(frozen=True)
@@ -117,14 +132,42 @@ class _Builder:
         out = self.t.gettext(text)
         return out % values if values else out
 
-    def bot_names(self, names: str) -> str:
-        """Bot names (``random,greedy``) in the booklet's language."""
+    @property
+    def cards(self) -> bool:
+        """Whether the rules call a domino a card (else a tile): the booklet says the same."""
+        return self.rules.params.pieces == "cards"
+
+    def bot_ways(self, names: str) -> str:
+        """How the computer players chose their moves (``random,greedy``), as an adverb
+        phrase in the booklet's language: ``at random or greedily``."""
         labels = {
-            "random": self.t.gettext("random"),
-            "greedy": self.t.gettext("greedy"),
-            "smart": self.t.gettext("smart"),
+            "random": self._("at random"),
+            "greedy": self._("greedily (highest pips first)"),
+            "smart": self._("with a simple strategy"),
         }
-        return ", ".join(labels.get(n.strip(), n.strip()) for n in names.split(","))
+        ways = [labels.get(n.strip(), n.strip()) for n in names.split(",") if n.strip()]
+        if len(ways) <= 1:
+            return "".join(ways)
+        return ", ".join(ways[:-1]) + " " + self._("or") + " " + ways[-1]
+
+    def pieces_count(self, n: int) -> str:
+        """``36 cards`` or ``91 tiles`` (``36 Karten``, ``91 Steine``)."""
+        if self.cards:
+            return self.t.ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
+        return self.t.ngettext("%(n)d tile", "%(n)d tiles", n) % {"n": n}
+
+    def from_seed(self) -> bool:
+        """Whether these rules are a bundled file written from one of the project's seed
+        descriptions (only then do the notes speak of an older description)."""
+        from deckgen.resources import rules_dir
+
+        path = self.rules.path
+        if path is None or not self.rules.params.source.startswith("seed "):
+            return False
+        try:
+            return path.resolve().parent == rules_dir().resolve()
+        except OSError:
+            return False
 
     def seat(self, seat: int) -> str:
         return self.t.gettext("Player %(n)d") % {"n": seat + 1}
@@ -204,28 +247,23 @@ class _Builder:
         )
 
     def edition_line(self) -> str:
-        """``38 cards · double-7 · rules card-domino``: what this booklet belongs to."""
-        n = self.x.card_count or len(self.rules.dset)
-        cards = self.t.ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
+        """``36 cards · double-7``: what the game is played with (the same count as the
+        components section; no file names or other machinery on the cover)."""
         return self._(
-            "%(cards)s · %(set)s · rules “%(id)s”",
-            cards=cards,
+            "%(pieces)s · %(set)s",
+            pieces=self.pieces_count(len(self.rules.dset)),
             set=self.rules.text_params(self.lang)["set"],
-            id=self.rules.id,
         )
 
     # sections -------------------------------------------------------------------
     def components(self) -> Section:
-        n = self.x.card_count or len(self.rules.dset)
+        n = len(self.rules.dset)
         blocks: list[Block] = []
         if self.rules.has_clause("setup.components"):
             blocks.append(Para(self.rules.clause_text("setup.components", self.lang)))
         else:
             blocks.append(
-                Para(
-                    self.t.ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
-                    + f" ({self.rules.dset.name})"
-                )
+                Para(self.pieces_count(n) + f" ({self.rules.text_params(self.lang)['set']})")
             )
         if self.x.cards:
             per_row = 5 if self.fmt.name == "a5" else 4
@@ -233,7 +271,11 @@ class _Builder:
             blocks.append(
                 CardRow(
                     self.x.cards,
-                    caption=self._("Some of the cards as they are printed: each shows one domino."),
+                    caption=(
+                        self._("Some of the cards as they are printed: each shows one domino.")
+                        if self.cards
+                        else self._("Some of the tiles as they are printed.")
+                    ),
                     width_mm=round(width, 1),
                 )
             )
@@ -244,7 +286,8 @@ class _Builder:
         rows = self.rules.deal_table()
         show_dead = any(r.dead for r in rows)
         show_reserve = any(r.reserve for r in rows)
-        header = [self._("Players"), self._("Cards each"), self._("Stock")]
+        each = self._("Cards each") if self.cards else self._("Tiles each")
+        header = [self._("Players"), each, self._("Stock")]
         if show_dead:
             header.append(self._("Out of play"))
         if show_reserve:
@@ -314,6 +357,50 @@ class _Builder:
             blocks = blocks[:split] + figures[:1] + blocks[split:] + figures[1:]
         return Section("play", self.section_title("play"), tuple(blocks))
 
+    def turn_text(self, drew: int, tile: Tile | tuple[int, int] | None, value: int | None) -> str:
+        """One turn of the example round as a whole clause: ``lays 3/5 on the open 5``,
+        ``draws 2 cards, then lays 3/5 on the open 5``, ``draws 3 cards, still cannot
+        lay one and passes``, ``cannot lay a card and passes`` (in the set's own word)."""
+        t, c = self.t, self.cards
+        if tile is not None:
+            v = {"n": drew, "tile": tile_text(tile), "value": value}
+            if not drew:
+                return self._("lays %(tile)s on the open %(value)d") % v
+            if c:
+                return (
+                    t.ngettext(
+                        "draws %(n)d card, then lays %(tile)s on the open %(value)d",
+                        "draws %(n)d cards, then lays %(tile)s on the open %(value)d",
+                        drew,
+                    )
+                    % v
+                )
+            return (
+                t.ngettext(
+                    "draws %(n)d tile, then lays %(tile)s on the open %(value)d",
+                    "draws %(n)d tiles, then lays %(tile)s on the open %(value)d",
+                    drew,
+                )
+                % v
+            )
+        if not drew:
+            return (
+                self._("cannot lay a card and passes")
+                if c
+                else self._("cannot lay a tile and passes")
+            )
+        if c:
+            return t.ngettext(
+                "draws %(n)d card, cannot lay it and passes",
+                "draws %(n)d cards, still cannot lay one and passes",
+                drew,
+            ) % {"n": drew}
+        return t.ngettext(
+            "draws %(n)d tile, cannot lay it and passes",
+            "draws %(n)d tiles, still cannot lay one and passes",
+            drew,
+        ) % {"n": drew}
+
     @staticmethod
     def later_index(ex: ExampleRound) -> int:
         """Which placement the play section draws as "a little later"."""
@@ -324,29 +411,15 @@ class _Builder:
         blocks: list[Block] = [
             Para(
                 self._(
-                    "This round was played by the reference engine with %(n)d players. "
-                    "It shows the rules above at work, turn by turn.",
+                    "This round was played by %(n)d computer players following the rules "
+                    "above. Turn by turn, it shows how a round goes.",
                     n=ex.players,
                 )
             )
         ]
         rows: list[tuple[str, ...]] = []
         for step in ex.steps:
-            if step.kind == "play" and step.tile is not None:
-                what = self._(
-                    "lays %(tile)s on the open %(value)d",
-                    tile=tile_text(step.tile),
-                    value=step.value,
-                )
-            else:
-                what = self._("cannot lay a card and passes")
-            if step.drew:
-                what = (
-                    self.t.ngettext("draws %(n)d card, then", "draws %(n)d cards, then", step.drew)
-                    % {"n": step.drew}
-                    + " "
-                    + what
-                )
+            what = self.turn_text(step.drew, step.tile if step.kind == "play" else None, step.value)
             rows.append((str(step.turn), self.seat(step.seat), what))
         half = (len(rows) + 1) // 2
         split_turn = ex.steps[half - 1].turn if half else 0
@@ -390,32 +463,36 @@ class _Builder:
 
     def worked_example(self, ex: ExampleRound) -> Box:
         inner: list[Block] = []
+        who = {"player": self.seat(ex.out_seat), "turns": ex.turns}
         if ex.end == "out":
-            inner.append(
-                Para(
-                    self._(
-                        "In this round, played by the engine, %(player)s laid the last card "
-                        "after %(turns)d turns.",
-                        player=self.seat(ex.out_seat),
-                        turns=ex.turns,
-                    )
+            text = (
+                self._(
+                    "In the example round, %(player)s laid their last card after %(turns)d turns."
+                )
+                if self.cards
+                else self._(
+                    "In the example round, %(player)s laid their last tile after %(turns)d turns."
                 )
             )
         else:
-            inner.append(
-                Para(
-                    self._(
-                        "In this round, played by the engine, nobody went out: it ended "
-                        "after %(turns)d turns.",
-                        turns=ex.turns,
-                    )
+            text = (
+                self._(
+                    "In the example round, nobody got rid of all their cards: it ended "
+                    "after %(turns)d turns."
+                )
+                if self.cards
+                else self._(
+                    "In the example round, nobody got rid of all their tiles: it ended "
+                    "after %(turns)d turns."
                 )
             )
+        inner.append(Para(text % who))
         values = self.tile_values()
         lines: list[tuple[str, str]] = []
         for seat, tiles in enumerate(ex.hands):
             if not tiles:
-                lines.append((self.seat(seat), self._("no cards left")))
+                left = self._("no cards left") if self.cards else self._("no tiles left")
+                lines.append((self.seat(seat), left))
                 continue
             inner.append(
                 Figure(
@@ -460,29 +537,35 @@ class _Builder:
         notes = self.rules.notes(self.lang)
         if not notes:
             return None
-        kinds = {
-            "unclear": self._("The source was unclear"),
-            "contradictory": self._("The source contradicted itself"),
-            "silent": self._("The source said nothing"),
-            "changed": self._("We changed the source"),
-        }
-        blocks: list[Block] = [
-            Para(
-                self._(
-                    "These rules were written from an older description of the game. Where "
-                    "it left something open, we decided as follows."
-                )
+        if self.from_seed():
+            intro = self._(
+                "These rules were written from an older description of the game. Where it "
+                "was unclear, contradicted itself or said nothing, or where we changed it, "
+                "this is what we decided and why."
             )
-        ]
+            kinds = {
+                "unclear": self._("Unclear in the older description"),
+                "contradictory": self._("Contradictory in the older description"),
+                "silent": self._("Not covered by the older description"),
+                "changed": self._("Changed from the older description"),
+            }
+        else:
+            intro = self._(
+                "Rules like these often leave a question open. Here is how these rules "
+                "decide each one, and why."
+            )
+            kinds = {}
+        blocks: list[Block] = [Para(intro)]
         for n in notes:
-            blocks.append(Para(n.decision, lead=kinds.get(n.kind, n.kind) + ":"))
+            blocks.append(Para(n.decision, lead=kinds.get(n.kind, self._("Decision")) + ":"))
             blocks.append(Para(n.reason, lead=self._("Why:")))
         return Section("notes", self._("Notes on these rules"), tuple(blocks))
 
     def quickref(self) -> QuickReference:
         items = [self.summary()]
-        for cid in QUICK_CLAUSES.get(self.fmt.name, QUICK_CLAUSES["a6"]):
-            if self.rules.has_clause(cid):
+        wanted = QUICK_CLAUSES.get(self.fmt.name, QUICK_CLAUSES["a6"])
+        for cid in self.rules.clause_ids():  # in the file's (the rulebook's) order
+            if cid in wanted:
                 items.append(self.rules.clause_text(cid, self.lang))
         facts: list[tuple[str, str]] = []
         f = self.x.facts
@@ -493,7 +576,9 @@ class _Builder:
                 (self._("Players in the simulation"), str(f.players)),
                 (self._("Average turns per round"), _num(f.turns_per_round, self.lang)),
                 (
-                    self._("Rounds that end without anyone going out"),
+                    self._("Rounds in which nobody plays all their cards")
+                    if self.cards
+                    else self._("Rounds in which nobody plays all their tiles"),
                     self.share_text(f.blocked_share, f.blocked_ci),
                 ),
                 (
@@ -507,14 +592,15 @@ class _Builder:
             ]
             note = (
                 self._(
-                    "Figures from the rules check report, played by %(bots)s bots.",
-                    bots=self.bot_names(f.bots),
+                    "Figures from the full rules check: computer players chose their moves "
+                    "%(ways)s.",
+                    ways=self.bot_ways(f.bots),
                 )
                 if f.source == "check"
                 else self._(
-                    "Figures from rounds simulated for this booklet by the reference engine "
-                    "with %(bots)s bots (not from a full rules check).",
-                    bots=self.bot_names(f.bots),
+                    "Figures from rounds that computer players played for this booklet, "
+                    "choosing their moves %(ways)s (not from a full rules check).",
+                    ways=self.bot_ways(f.bots),
                 )
             )
             note += " " + self._(

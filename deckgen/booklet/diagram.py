@@ -26,7 +26,7 @@ UNIT = 20.0
 """One half of a tile is ``UNIT`` x ``UNIT`` user units; a whole tile 2 x 1 units."""
 GAP = 1.6
 PIP_R = 1.9
-INK = "#1d1d1b"
+INK = "#1a1a1a"  # a neutral grey: black ink only (K) once converted to CMYK
 TILE_FILL = "#fffdf7"
 HIGHLIGHT = "#b3261e"
 END_MARK = "#1f5f8b"

@@ -126,6 +126,15 @@ def _mean(node: Any) -> float | None:
     return None
 
 
+RELIABLE_KEYS = (
+    "round_end.not_out",
+    "first_player_win_share",
+    "turns_per_round",
+    "playing_time_minutes",
+)
+"""The check report's ``stats.reliable`` flags of the figures the booklet prints."""
+
+
 def facts_from_report(report: Mapping[str, Any], *, players: int) -> PlayFacts | None:
     """Facts from the rules check's JSON report (format ``deckgen-rules-check``,
     version 1) for ``players`` (or the first player count it has), or None when the
@@ -140,6 +149,12 @@ def facts_from_report(report: Mapping[str, Any], *, players: int) -> PlayFacts |
     key = str(players) if str(players) in sections else next(iter(sections))
     stats = sections[key].get("stats") if isinstance(sections[key], Mapping) else None
     if not isinstance(stats, Mapping):
+        return None
+    # the quick reference prints only figures the check marked reliable (when it marks)
+    reliable = stats.get("reliable")
+    if isinstance(reliable, Mapping) and not all(
+        reliable.get(k, True) is True for k in RELIABLE_KEYS
+    ):
         return None
     blocked, blocked_ci = _share(stats.get("round_end", {}).get("not_out"))
     starter, starter_ci = _share(stats.get("first_player_win_share"))

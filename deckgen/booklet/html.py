@@ -85,12 +85,16 @@ def counter_content(template: str) -> str:
     return " ".join(parts)
 
 
-def page_style(fmt: PageFormat, lang: str, running_title: str) -> dict[str, Any]:
-    """The values the CSS template needs for ``fmt`` in ``lang``."""
+def page_style(
+    fmt: PageFormat, lang: str, running_title: str, *, bleed_mm: float = 0.0
+) -> dict[str, Any]:
+    """The values the CSS template needs for ``fmt`` in ``lang`` (``bleed_mm`` > 0: the
+    print edition, whose pages carry bleed beyond the trim, with TrimBox and BleedBox)."""
     t = translations(lang)
     top, outer, bottom, inner = fmt.margins_mm
     return {
         "size": f"{fmt.width_mm:g}mm {fmt.height_mm:g}mm",
+        "bleed": f"{bleed_mm:g}mm",
         "height": f"{fmt.height_mm:g}mm",
         "margin_top": f"{top:g}mm",
         "margin_outer": f"{outer:g}mm",
@@ -123,10 +127,12 @@ def _environment(lang: str) -> Any:
     return env
 
 
-def render_html(booklet: Booklet, fmt: PageFormat) -> str:
-    """The booklet as one HTML document with inline CSS for ``fmt``."""
+def render_html(booklet: Booklet, fmt: PageFormat, *, bleed_mm: float = 0.0) -> str:
+    """The booklet as one HTML document with inline CSS for ``fmt`` (with ``bleed_mm``
+    of bleed around every page for the print edition)."""
     env = _environment(booklet.lang)
     template = env.get_template("booklet.html.j2")
     running = booklet.running_title or booklet.title.name
-    html: str = template.render(booklet=booklet, page=page_style(fmt, booklet.lang, running))
+    style = page_style(fmt, booklet.lang, running, bleed_mm=bleed_mm)
+    html: str = template.render(booklet=booklet, page=style)
     return html

@@ -1,8 +1,9 @@
-"""Saddle-stitch imposition: booklet pages onto double-size sheets, ready to fold.
+"""Saddle-stitch imposition: booklet pages onto real sheets of paper, ready to fold.
 
-Takes a PDF of booklet pages (all the same size); gives a PDF of sheet sides, each
-twice as wide as a page (two A5 pages on an A4 side, two A6 pages on an A5 side),
-printed duplex (flip on the short edge), stacked, folded and stapled in the middle.
+Takes a PDF of booklet pages (all the same size, with or without bleed); gives a PDF of
+sheet sides on real paper (A5 pages on A4, or SRA4 when they carry bleed and crop
+marks; A6 pages on A4), the two pages of a spread centred, printed duplex (flip on the
+short edge), stacked, folded and stapled in the middle.
 
 The page count is padded to a multiple of 4 with blank pages. The blanks go just
 before the last page, so the last page (the quick reference) stays on the back cover.
@@ -18,6 +19,14 @@ front ``n - 2i | 1 + 2i`` and back ``2 + 2i | n - 1 - 2i`` for sheet ``i = k // 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from deckgen.booklet.paper import MARK_LENGTH_MM, SheetPlan, plan_sheet
+from deckgen.deck.geometry import MM
+
+if TYPE_CHECKING:
+    import pikepdf
 
 
 def padded_sequence(pages: int, *, keep_last_page_last: bool = True) -> list[int | None]:
@@ -46,43 +55,134 @@ def sheet_sides(padded_pages: int) -> list[tuple[int, int]]:
     return sides
 
 
-def impose_saddle_stitch(pdf: bytes, *, keep_last_page_last: bool = True) -> bytes:
+@dataclass(frozen=True)
+class _Boxes:
+    """A booklet page's trimmed size and bleed (pt), read from its TrimBox and MediaBox."""
+
+    trim_x0: float
+    trim_y0: float
+    width: float
+    height: float
+    bleed: float
+
+
+def _page_boxes(page: pikepdf.Page) -> _Boxes:
+    media = [float(v) for v in page.mediabox]
+    trim = [float(v) for v in page.obj.get("/TrimBox", page.mediabox)]
+    bleed = min(trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
+    return _Boxes(trim[0], trim[1], trim[2] - trim[0], trim[3] - trim[1], max(0.0, bleed))
+
+
+def _num(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> pikepdf.Array:
+    import pikepdf
+
+    return pikepdf.Array([round(v, 4) for v in (x0, y0, x1, y1)])
+
+
+def crop_mark_lines(plan: SheetPlan) -> list[tuple[float, float, float, float]]:
+    """The crop and fold marks of a sheet as lines (x0, y0, x1, y1) in pt: two at each
+    corner of the trimmed spread and one above and below the fold, all outside the
+    bleed; none when the sheet has no room for them."""
+    if not plan.marks:
+        return []
+    x0, y0 = plan.trim_x0_mm * MM, plan.trim_y0_mm * MM
+    x1, y1 = x0 + 2 * plan.page_w_mm * MM, y0 + plan.page_h_mm * MM
+    fold = x0 + plan.page_w_mm * MM
+    off, length = plan.mark_offset_mm * MM, MARK_LENGTH_MM * MM
+    lines = []
+    for cx, sx in ((x0, -1), (x1, 1)):
+        for cy, sy in ((y0, -1), (y1, 1)):
+            lines.append((cx + sx * off, cy, cx + sx * (off + length), cy))
+            lines.append((cx, cy + sy * off, cx, cy + sy * (off + length)))
+    for cy, sy in ((y0, -1), (y1, 1)):
+        lines.append((fold, cy + sy * off, fold, cy + sy * (off + length)))
+    return lines
+
+
+MARK_WIDTH_PT = 0.3
+"""Line width of the crop marks (at least the 0.25 pt print shops ask for)."""
+
+
+def impose_saddle_stitch(
+    pdf: bytes,
+    *,
+    keep_last_page_last: bool = True,
+    paper: str | None = None,
+    need_marks: bool = False,
+) -> bytes:
     """Impose the pages of ``pdf`` for saddle stitching; return the new PDF's bytes.
 
-    Each booklet page becomes a form XObject named after its page number, so the same
-    booklet always gives the same bytes.
+    The sheets are real paper (``paper``, default the smallest of A4, SRA4, A3, SRA3
+    that holds the spread; see :mod:`deckgen.booklet.paper`), landscape, with the
+    trimmed spread of two pages centred. A page's bleed (its MediaBox beyond its
+    TrimBox) is kept on the spread's outer edges and cut at the fold. Crop and fold
+    marks are drawn where the sheet has room (``need_marks``: it must have). Every
+    sheet side has TrimBox (the spread) and BleedBox; the file asks the printer for
+    duplex, flipped on the short edge, at 100 % (``/ViewerPreferences``). Each booklet
+    page becomes a form XObject named after its page number, so the same booklet always
+    gives the same bytes.
     """
     import pikepdf
 
     with pikepdf.open(io.BytesIO(pdf)) as src, pikepdf.new() as out:
         count = len(src.pages)
-        box = src.pages[0].mediabox
-        width = float(box[2]) - float(box[0])
-        height = float(box[3]) - float(box[1])
+        boxes = _page_boxes(src.pages[0])
+        plan = plan_sheet(
+            boxes.width / MM,
+            boxes.height / MM,
+            bleed_mm=boxes.bleed / MM,
+            paper=paper,
+            need_marks=need_marks,
+        )
+        sheet_w, sheet_h = plan.sheet_w_mm * MM, plan.sheet_h_mm * MM
+        x0, y0 = plan.trim_x0_mm * MM, plan.trim_y0_mm * MM
+        w, h, b = boxes.width, boxes.height, boxes.bleed
+        marks = crop_mark_lines(plan)
         sequence = padded_sequence(count, keep_last_page_last=keep_last_page_last)
         for left, right in sheet_sides(len(sequence)):
-            sheet = out.add_blank_page(page_size=(2 * width, height))
-            # The folded sheet is trimmed to its own size: boxes equal the sheet.
-            sheet.obj.TrimBox = sheet.obj.BleedBox = sheet.obj.MediaBox
+            ops: list[str] = []
+            xobjects = pikepdf.Dictionary()
             for slot, position in enumerate((left, right)):
                 number = sequence[position - 1]
                 if number is None:
                     continue
-                x0 = slot * width
-                form = out.copy_foreign(src.pages[number - 1].as_form_xobject())
-                name = pikepdf.Name(f"/Pg{number}")
-                sheet.add_resource(form, pikepdf.Name.XObject, name=name)
-                sheet.contents_add(
-                    sheet.calc_form_xobject_placement(
-                        form,
-                        name,
-                        pikepdf.Rectangle(x0, 0, x0 + width, height),
-                        invert_transformations=True,
-                        allow_shrink=True,
-                        allow_expand=False,
-                    )
+                sx = x0 + slot * w
+                source = src.pages[number - 1]
+                form = out.copy_foreign(source.as_form_xobject())
+                form.BBox = pikepdf.Array(list(source.mediabox))  # qpdf uses the TrimBox
+                name = f"/Pg{number}"
+                xobjects[name] = form
+                # keep the bleed on the outer edges, cut it at the fold
+                cx0 = sx - b if slot == 0 else sx
+                cx1 = sx + w if slot == 0 else sx + w + b
+                tx, ty = sx - boxes.trim_x0, y0 - boxes.trim_y0
+                ops.append(
+                    f"q {_num(cx0)} {_num(y0 - b)} {_num(cx1 - cx0)} {_num(h + 2 * b)} re W n "
+                    f"1 0 0 1 {_num(tx)} {_num(ty)} cm {name} Do Q"
                 )
+            if marks:
+                ops.append(f"q 0 G {_num(MARK_WIDTH_PT)} w 0 J")
+                ops += [f"{_num(a)} {_num(c)} m {_num(e)} {_num(d)} l S" for a, c, e, d in marks]
+                ops.append("Q")
+            content = ("\n".join(ops) + "\n").encode() if ops else b"q Q\n"
+            page = pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=_rect(0, 0, sheet_w, sheet_h),
+                TrimBox=_rect(x0, y0, x0 + 2 * w, y0 + h),
+                BleedBox=_rect(x0 - b, y0 - b, x0 + 2 * w + b, y0 + h + b),
+                Resources=pikepdf.Dictionary(XObject=xobjects),
+                Contents=out.make_stream(content),
+            )
+            out.pages.append(pikepdf.Page(page))
+        out.Root.ViewerPreferences = pikepdf.Dictionary(
+            Duplex=pikepdf.Name.DuplexFlipShortEdge,
+            PrintScaling=pikepdf.Name("/None"),
+        )
         out.docinfo["/Title"] = str(src.docinfo.get("/Title", "booklet")) + " (print)"
         buf = io.BytesIO()
-        out.save(buf, deterministic_id=True)
+        out.save(buf, deterministic_id=True, min_version=src.pdf_version)
         return buf.getvalue()

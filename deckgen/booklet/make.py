@@ -24,6 +24,8 @@ from deckgen.booklet.fetcher_names import card_url_name
 from deckgen.booklet.html import PageFormat, page_format, render_html
 from deckgen.booklet.i18n import check_language
 from deckgen.booklet.model import CardPicture
+from deckgen.booklet.paper import plan_sheet
+from deckgen.booklet.printedition import PrintOptions, finished, no_scaling
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import PROJECT_ROOT, images_dir
@@ -193,8 +195,10 @@ def render_booklet_pdf(
     age: int | None = None,
     style: str = "pips",
     dpi: int = PHOTO_DPI,
+    bleed_mm: float = 0.0,
 ) -> bytes:
-    """The booklet PDF of ``prepared`` rules in ``lang`` (bytes)."""
+    """The booklet PDF of ``prepared`` rules in ``lang`` (bytes); with ``bleed_mm`` the
+    print edition's pages (bleed around each page, TrimBox and BleedBox)."""
     from deckgen.booklet.pdf import render_pdf
 
     check_language(lang)
@@ -209,7 +213,7 @@ def render_booklet_pdf(
     )
     booklet = build_booklet(prepared.rules, lang, fmt, extras)
     served = pictures.served if pictures else {}
-    return render_pdf(render_html(booklet, fmt), generated=served, dpi=dpi)
+    return render_pdf(render_html(booklet, fmt, bleed_mm=bleed_mm), generated=served, dpi=dpi)
 
 
 def make_booklets(
@@ -224,9 +228,15 @@ def make_booklets(
     age: int | None = None,
     style: str = "pips",
     reporter: Reporter | None = None,
+    printing: PrintOptions | None = None,
 ) -> list[Path]:
     """Write ``booklet-<lang>.pdf`` (and with ``impose`` ``booklet-<lang>-print.pdf``)
     for each of ``langs`` into ``out_dir``; return the paths written.
+
+    ``printing``: with ``edition`` also ``booklet-<lang>-press.pdf`` (3 mm bleed, page
+    boxes), from which the imposed sheets are then made, with crop marks; ``paper``
+    chooses the sheets' paper; ``finish`` is applied last to the files for the press
+    (the CMYK / PDF/X hook, :mod:`deckgen.booklet.printedition`).
 
     ``rules``: a RuleSpec, or a rules id/alias/path. ``deck``: a deck file (its cards are
     pictured; default the demo deck). ``check_report``: the parsed JSON of ``deckgen
@@ -234,10 +244,21 @@ def make_booklets(
     itself and says so).
     """
     reporter = reporter or CollectingReporter()
+    printing = printing or PrintOptions()
+    printing.check(impose=impose)
     spec = rules if isinstance(rules, RuleSpec) else load_rules(rules)
     for lang in langs:
         check_language(lang)
     page = page_format(fmt)
+    bleed = printing.bleed_mm if printing.edition else 0.0
+    if impose:  # a paper that cannot hold the spread fails now, before any work
+        plan_sheet(
+            page.width_mm,
+            page.height_mm,
+            bleed_mm=bleed,
+            paper=printing.paper,
+            need_marks=printing.edition,
+        )
     reporter.start("booklet: playing example rounds", None)
     prepared = prepare(spec, fmt=page, deck=deck, check_report=check_report, lang=langs[0])
     reporter.finish()
@@ -249,10 +270,20 @@ def make_booklets(
             pdf = render_booklet_pdf(prepared, lang, page, age=age, style=style)
             atomic.write_bytes(stage / f"booklet-{lang}.pdf", pdf)
             names.append(f"booklet-{lang}.pdf")
+            pages = pdf
+            if printing.edition:
+                pages = no_scaling(
+                    render_booklet_pdf(prepared, lang, page, age=age, style=style, bleed_mm=bleed)
+                )
+                atomic.write_bytes(stage / f"booklet-{lang}-press.pdf", finished(pages, printing))
+                names.append(f"booklet-{lang}-press.pdf")
             if impose:
                 from deckgen.booklet.imposition import impose_saddle_stitch
 
-                atomic.write_bytes(stage / f"booklet-{lang}-print.pdf", impose_saddle_stitch(pdf))
+                sheets = impose_saddle_stitch(
+                    pages, paper=printing.paper, need_marks=printing.edition
+                )
+                atomic.write_bytes(stage / f"booklet-{lang}-print.pdf", finished(sheets, printing))
                 names.append(f"booklet-{lang}-print.pdf")
             reporter.advance()
     reporter.finish()

@@ -26,12 +26,15 @@ FOOTER_PT = 10.0
 """Height the imprint card keeps for its footer line (as drawn by ``deck.imprint``)."""
 
 LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any")
+HOW_TO_PLAY = "play.match"
+"""How a card is played: every selection keeps it (a card without it teaches nothing)."""
+
 LEVELS: tuple[tuple[str, ...], ...] = (
     (
         "setup.deal",
         *LEAD_CLAUSES,
         "start.first",
-        "play.match",
+        HOW_TO_PLAY,
         "play.draw",
         "play.draw_limit",
         "play.play_drawn",
@@ -46,7 +49,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     (
         "setup.deal",
         *LEAD_CLAUSES,
-        "play.match",
+        HOW_TO_PLAY,
         "play.draw",
         "play.draw_limit",
         "end.out",
@@ -55,7 +58,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
         "match.end",
     ),
     (
-        "play.match",
+        HOW_TO_PLAY,
         "play.draw",
         "play.draw_limit",
         "end.reserve",
@@ -63,21 +66,84 @@ LEVELS: tuple[tuple[str, ...], ...] = (
         "score.bonus",
         "match.end",
     ),
-    ("play.draw", "play.draw_limit", "score.out", "match.end"),
-    (),
+    (HOW_TO_PLAY, "play.draw", "play.draw_limit", "score.out", "match.end"),
+    (HOW_TO_PLAY, "play.draw", "score.out", "match.end"),
+    (HOW_TO_PLAY,),
 )
-"""Selections of clause ids, fullest first; each level prints the summary first. Every
-level but the last says how points are scored before it says how the game ends, since
-the end of the game is counted in those points."""
+"""Selections of clause ids, fullest first; each level prints the summary first and
+keeps how a card is played. Every level but the last says how points are scored before
+it says how the game ends, since the end of the game is counted in those points. A
+level that leaves out clauses of the fullest one ends with a line naming what is left
+out (:func:`left_out_line`)."""
+
+TOPICS: tuple[tuple[str, str], ...] = (
+    ("setup.", "the deal"),
+    ("lead.", "how a round begins"),
+    ("start.", "how a round begins"),
+    ("play.", "drawing"),
+    ("end.", "when a round ends"),
+    ("score.", "scoring"),
+    ("match.", "the end of the game"),
+)
+"""Clause id prefixes and the topic a left-out clause belongs to (gettext message ids)."""
+
+
+def _topic_label(topic: str, lang: str) -> str:
+    from deckgen.booklet.i18n import translations
+
+    t = translations(lang)
+    labels = {
+        "the deal": t.gettext("the deal"),
+        "how a round begins": t.gettext("how a round begins"),
+        "drawing": t.gettext("drawing"),
+        "when a round ends": t.gettext("when a round ends"),
+        "scoring": t.gettext("scoring"),
+        "the end of the game": t.gettext("the end of the game"),
+    }
+    return labels[topic]
+
+
+def left_out_line(rules: RuleSpec, lang: str, chosen: list[str]) -> str:
+    """``More in the rule booklet: drawing and scoring.``: the topics of the clauses of the
+    fullest selection that ``chosen`` leaves out ("" when none is left out)."""
+    from deckgen.booklet.i18n import translations
+
+    fullest = [c for c in LEVELS[0] if rules.has_clause(c)]
+    topics: list[str] = []
+    for cid in fullest:
+        if cid in chosen:
+            continue
+        for prefix, topic in TOPICS:
+            if cid.startswith(prefix) and topic not in topics:
+                topics.append(topic)
+                break
+    if not topics:
+        return ""
+    t = translations(lang)
+    labels = [_topic_label(x, lang) for x in topics]
+    listed = (
+        labels[0]
+        if len(labels) == 1
+        else (", ".join(labels[:-1]) + " " + t.gettext("and") + " " + labels[-1])
+    )
+    return t.gettext("More in the rule booklet: %(topics)s.") % {"topics": listed}
 
 
 def short_rules_variants(rules: RuleSpec, lang: str) -> list[str]:
-    """The short rules texts of ``rules`` in ``lang``, fullest first (no duplicates)."""
+    """The short rules texts of ``rules`` in ``lang``, fullest first (no duplicates).
+
+    Every variant has the summary and how a card is played (``play.match``); a variant
+    that leaves out clauses of the fullest one says which topics are missing.
+    """
     summary = render(rules.summary(lang), rules.text_params(lang))
     out: list[str] = []
     for level in LEVELS:
-        clauses = [rules.clause_text(cid, lang) for cid in level if rules.has_clause(cid)]
+        chosen = [cid for cid in level if rules.has_clause(cid)]
+        clauses = [rules.clause_text(cid, lang) for cid in chosen]
         text = summary if not clauses else summary + "\n\n" + " ".join(clauses)
+        note = left_out_line(rules, lang, chosen)
+        if note:
+            text += "\n\n" + note
         if text not in out:
             out.append(text)
     return out

@@ -137,7 +137,11 @@ def _register_subcommands() -> None:
     """Attach the command groups that live in their own modules."""
     import importlib
 
-    for module_name, group in (("deckgen.cli.deck", "deck"), ("deckgen.cli.rules", "rules")):
+    for module_name, group in (
+        ("deckgen.cli.deck", "deck"),
+        ("deckgen.cli.rules", "rules"),
+        ("deckgen.cli.batch", "batch"),
+    ):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -145,9 +149,21 @@ def _register_subcommands() -> None:
                 continue
             raise
         app.add_typer(module.app, name=group)
+        worker = getattr(module, "worker_command", None)
+        if worker is not None:
+            app.command("worker")(worker)
 
 
 _register_subcommands()
+
+
+def _register_studio() -> None:
+    from deckgen.cli.studio import studio_command
+
+    app.command("studio")(studio_command)
+
+
+_register_studio()
 
 
 def main() -> None:

@@ -28,6 +28,15 @@ class BookletFormat(StrEnum):
     a6 = "a6"
 
 
+class PaperName(StrEnum):
+    a4 = "a4"
+    a3 = "a3"
+    sra4 = "sra4"
+    sra3 = "sra3"
+    letter = "letter"
+    tabloid = "tabloid"
+
+
 class DiagramStyle(StrEnum):
     pips = "pips"
     numerals = "numerals"
@@ -53,6 +62,22 @@ def booklet_command(
             help="Also write booklet-<lang>-print.pdf: pages imposed two-up for saddle stitch.",
         ),
     ] = False,
+    print_edition: Annotated[
+        bool,
+        typer.Option(
+            "--print",
+            help="Also write booklet-<lang>-press.pdf for a print shop: 3 mm bleed on every "
+            "page with TrimBox/BleedBox; with --impose the sheets get crop marks.",
+        ),
+    ] = False,
+    paper: Annotated[
+        PaperName | None,
+        typer.Option(
+            "--paper",
+            help="Paper of the imposed sheets (default: the smallest of A4, SRA4, A3, SRA3 "
+            "that holds two pages, with bleed and marks for --print).",
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Output folder (default: output/<rules id>/).")
     ] = None,
@@ -79,6 +104,7 @@ def booklet_command(
 ) -> None:
     """Write the rule booklet (PDF) in German and/or English, optionally imposed for print."""
     from deckgen.booklet.make import load_check_report, make_booklets
+    from deckgen.booklet.printedition import PrintOptions
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.resources import default_output_dir
     from deckgen.rulespec import load_rules
@@ -104,6 +130,7 @@ def booklet_command(
         age=age,
         style=style.value,
         reporter=reporter,
+        printing=PrintOptions(edition=print_edition, paper=paper.value if paper else None),
     )
     reporter.finish()
     if as_json:

@@ -2,7 +2,7 @@
 
 Thin: parse options, run the check with a progress bar, write the JSON and Markdown
 reports (and example game records beside them), print a summary, and exit with the
-verdict: 0 ok, 3 gaps, 4 broken (2 stays for user errors).
+verdict: 0 ok, 5 warn, 3 gaps, 4 broken (2 stays for user errors).
 """
 
 from __future__ import annotations
@@ -32,12 +32,17 @@ def _int_list(text: str, where: str) -> tuple[int, ...]:
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
-    """A few lines for the terminal: the verdict, its reasons, the main figures."""
+    """For the terminal: the verdict, every reason and warning, then per player count
+    the main figures, the metrics and what was never reached (and why)."""
     lines = [f"{report['rules']['id']}: {report['verdict']}"]
     reasons = report["reasons"]
-    lines += [f"  - {r}" for r in reasons[:12]]
-    if len(reasons) > 12:
-        lines.append(f"  ... and {len(reasons) - 12} more (see the report)")
+    lines += [f"  - {r}" for r in reasons[:20]]
+    if len(reasons) > 20:
+        lines.append(f"  ... and {len(reasons) - 20} more (see the report)")
+    warnings = report.get("warnings", [])
+    if warnings and report["verdict"] != "warn":
+        lines.append("  design warnings:")
+        lines += [f"  - {w['message']}" for w in warnings]
     for key, sec in report["players"].items():
         st = sec["stats"]
         turns = st["turns_per_round"].get("mean", 0.0)
@@ -49,13 +54,35 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
             f"{100 * (not_out or 0):.1f} % end without anyone out, starting player wins "
             f"{100 * (fp or 0):.1f} %, about {minutes:.0f} min a match"
         )
-        never = sec["coverage"]["never_reached"]
-        if never:
-            lines.append(
-                f"    never reached in {sec['coverage']['rounds_tried']:,} rounds: "
-                + ", ".join(never)
-            )
+        m = sec.get("metrics")
+        if m:
+            lines.append("    " + _metrics_line(m))
+        for c in sec["coverage"]["clauses"]:
+            why = c.get("never_reached")
+            if why:
+                lines.append(f"    {c['id']} never reached: {why['text']}")
     return lines
+
+
+def _metrics_line(m: dict[str, Any]) -> str:
+    def pc(x: Any) -> str:
+        return "-" if x is None else f"{100 * x:.1f} %"
+
+    def num(x: Any) -> str:
+        return "-" if x is None else f"{x:.2f}"
+
+    seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"]["matches"].items())
+    p = m["advantage"].get("p_values", {}).get("matches")
+    if p is not None:
+        seats += f" (p = {p:.2g})"
+    return (
+        f"match advantage by seat (points): {seats}; balance {num(m['balance']['matches'])}; "
+        f"completion {pc(m['completion'])}; "
+        f"rounds without one winner {pc(m['drawishness']['rounds'])}; "
+        f"decision moves {pc(m['decision_moves'])}; branching {num(m['branching_factor'])}; "
+        f"lead changes {num(m['lead_changes_per_match'])} a match; decisiveness "
+        f"{num(m['decisiveness'])}"
+    )
 
 
 def check_command(
@@ -101,7 +128,8 @@ def check_command(
 ) -> None:
     """Play a rules file out at scale and report what its rules get wrong.
 
-    Exit code: 0 ok, 3 gaps (situations the file does not decide), 4 broken.
+    Exit code: 0 ok, 5 warn (design warnings), 3 gaps (situations the file does not
+    decide), 4 broken.
     """
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.errors import InputError

@@ -10,7 +10,7 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -147,6 +147,10 @@ def build_command(
             "(default: as the preset says, else sRGB).",
         ),
     ] = None,
+    tts: Annotated[
+        bool,
+        typer.Option("--tts", help="Also write the Tabletop Simulator export into tts/."),
+    ] = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -186,7 +190,7 @@ def build_command(
         reporter=reporter,
         strict_text=strict_text or names_rules(deck),
         preview=not no_preview,
-        extra_steps=[print_step],
+        extra_steps=[*_export_steps(deck, tts, preset), print_step],
         options={OPTIONS_KEY: print_options},
     )
     reporter.finish()
@@ -201,6 +205,17 @@ def build_command(
     elif not quiet:
         for path in result.files:
             typer.echo(f"wrote {path}")
+
+
+def _export_steps(deck: Any, tts: bool, preset: str | None) -> list[Any]:
+    """The export steps (before the print step, which may turn the PDFs into CMYK)."""
+    from deckgen.batch.printing import preset_outputs
+
+    if tts or "tts" in preset_outputs(deck, preset):
+        from deckgen.export.tts import tts_step
+
+        return [tts_step]
+    return []
 
 
 @app.command("preview")
@@ -227,6 +242,51 @@ def preview_command(
     reporter.finish()
     if not quiet:
         typer.echo(f"wrote {path}")
+
+
+class ShowcaseStyle(StrEnum):
+    hand = "hand"
+    table = "table"
+    box = "box"
+
+
+@app.command("showcase")
+def showcase_command(
+    deck_file: DeckFileArg,
+    style: Annotated[
+        ShowcaseStyle,
+        typer.Option(
+            "--style", help="hand: a fanned hand; table: a domino line in play; box: the box."
+        ),
+    ] = ShowcaseStyle.hand,
+    width: Annotated[
+        int, typer.Option("--width", min=320, max=8000, help="Picture width in pixels.")
+    ] = 1600,
+    height: Annotated[
+        int | None,
+        typer.Option(
+            "--height", min=200, max=8000, help="Height in pixels (default: 9/16 of the width)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="The PNG (default: output/<deck name>/showcase-<style>.png)."),
+    ] = None,
+    allow_outside: AllowOutsideOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """A marketing picture of the deck (PNG), drawn from its real card renders."""
+    from deckgen import atomic
+    from deckgen.deck.build import default_out_dir
+    from deckgen.export.showcase import ShowcaseSize, showcase_png
+    from deckgen.product import load_printed_deck
+
+    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
+    size = ShowcaseSize(width, height or round(width * 9 / 16))
+    target = out or default_out_dir(deck) / f"showcase-{style.value}.png"
+    atomic.write_bytes(target, showcase_png(deck, style.value, size))
+    if not quiet:
+        typer.echo(f"wrote {target}")
 
 
 @app.command("presets")

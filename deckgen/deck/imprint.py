@@ -1,7 +1,11 @@
 """The imprint card: who made the deck (free text with simple markup) and optional rules.
 
 Takes a :class:`~deckgen.deck.drawing.DrawContext`; draws the imprint on the current
-page. The text is the deck file's ``imprint.text`` plus ``imprint.rules`` (short rules
+page. An ``imprint.picture`` (a logo or family photo)
+takes the top of the safe area (:func:`~deckgen.deck.layoutboxes.imprint_picture_box`,
+contain fit) and the text gets the room below it, so the two never overlap; callers
+that choose short rules to fit the card render this very card, so they see that room.
+The text is the deck file's ``imprint.text`` plus ``imprint.rules`` (short rules
 that the CALLER supplies, e.g. the booklet step; deck never reads rules files itself),
 set in one block that shrinks to fit. When it cannot fit even at the minimum readable
 size, the card is cut short with a warning, or with ``strict_text`` an error says so.
@@ -12,6 +16,7 @@ from __future__ import annotations
 from deckgen.deck.colour import mix, parse_colour
 from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
+from deckgen.deck.layoutboxes import IMPRINT_PICTURE_GAP_PT, imprint_picture_box
 from deckgen.deck.textfit import MIN_READABLE_PT, clip_to_height, fit_text, require_fit
 
 RULES_HEADING = {"en": "Short rules", "de": "Kurzregeln"}
@@ -41,6 +46,10 @@ def draw_imprint(ctx: DrawContext) -> None:
     ctx.fill_box(g.page, bg)
     footer_h = 10.0
     box = Box(g.safe.x, g.safe.y + footer_h, g.safe.w, g.safe.h - footer_h)
+    if deck.imprint_picture is not None:
+        pic_box = imprint_picture_box(g)
+        ctx.picture_in(deck.imprint_picture, pic_box, fit="contain", card="the imprint card")
+        box = Box(box.x, box.y, box.w, pic_box.y - IMPRINT_PICTURE_GAP_PT - box.y)
     result = fit_text(
         imprint_markup(ctx),
         width_pt=box.w,

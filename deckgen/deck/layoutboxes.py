@@ -46,6 +46,18 @@ def logo_box(g: CardGeometry, logo_width: float) -> Box:
     return Box(g.trim.cx - width / 2, g.trim.cy - width / 2, width, width)
 
 
+IMPRINT_PICTURE_SHARE = 0.28
+"""The imprint picture takes the top of the safe area, this share of its height."""
+IMPRINT_PICTURE_GAP_PT = 4.0
+"""Space between the imprint picture and the text below it."""
+
+
+def imprint_picture_box(g: CardGeometry) -> Box:
+    """Where the imprint picture sits (contain fit): the top of the safe area."""
+    height = g.safe.h * IMPRINT_PICTURE_SHARE
+    return Box(g.safe.x, g.safe.y + g.safe.h - height, g.safe.w, height)
+
+
 def register_picture_needs(
     deck: LoadedDeck,
     g: CardGeometry,
@@ -68,6 +80,8 @@ def register_picture_needs(
     for card in cards:
         if card.kind == "cover":
             need(deck.cover_picture, cover_art_box(g), "cover")
+        elif card.kind == "imprint":
+            need(deck.imprint_picture, imprint_picture_box(g), "contain")
         elif card.kind == "tile" and card.tile is not None:
             need(deck.card_picture, g.page, "cover")
             if deck.uses_pictures:

@@ -33,7 +33,7 @@ Paper = Literal["A4", "Letter", "A3", "SRA3"]
 Duplex = Literal["long", "short"]
 Marks = Literal["crop", "cut", "none"]
 ColourSpace = Literal["rgb", "cmyk"]
-Output = Literal["cards-pdf", "card-pdfs", "card-pngs", "interleaved-pdf", "sheets"]
+Output = Literal["cards-pdf", "card-pdfs", "card-pngs", "interleaved-pdf", "sheets", "tts"]
 
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
     "A4": (210.0, 297.0),

@@ -119,6 +119,8 @@ class CoverModel(_Model):
 class ImprintModel(_Model):
     text: str = Field(default="", max_length=MAX_TEXT_CHARS)
     rules: str = Field(default="", max_length=MAX_TEXT_CHARS)
+    picture: Picture | None = None
+    """A logo or photo above the imprint text (contain fit; the text keeps its room)."""
     background: Colour = "#fffdf7"
     text_colour: Colour = "#222222"
 
@@ -177,6 +179,7 @@ class LoadedDeck:
     font_regular: Path | None
     font_bold: Path | None
     value_colours: tuple[RGB, ...] = field(default=())
+    imprint_picture: ResolvedPicture | None = None
 
     @property
     def bleed_mm(self) -> float:
@@ -357,6 +360,7 @@ def _load(spec: DeckFile, *, path: Path, allow_outside: bool) -> LoadedDeck:
         back_picture=pic(spec.back.picture, "back.picture"),
         logo=pic(spec.back.logo, "back.logo"),
         cover_picture=pic(spec.cover.picture, "cover.picture"),
+        imprint_picture=pic(spec.imprint.picture, "imprint.picture"),
         font_regular=_resolve_font(
             spec.fonts.regular,
             base_dir=base,

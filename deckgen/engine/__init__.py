@@ -4,7 +4,9 @@ Public API (stable; additions only):
 
 - :class:`Engine` ``(spec, players, check_invariants=False)``: ``play_round(rng,
   players, round_no=, prev_starter=, prev_winner=, totals=, deal=, record=)`` gives a
-  :class:`RoundResult`; ``legal_moves(hand, ends)``.
+  :class:`RoundResult`; ``start_round(rng, start=, deal=, record=)`` gives a
+  :class:`RoundState` to step: ``legal_moves()``, ``apply(move)``, ``is_over``,
+  ``result()``, ``copy()`` (see ``docs/engine.md``); ``legal_moves(hand, ends)``.
 - :func:`play_match` ``(engine, players, seed, record=)`` gives a :class:`MatchResult`.
 - :func:`make_bots` ``(names, players, seed)``; bots ``random``, ``greedy``, ``smart``.
 - :func:`simulate_rounds` ``(spec, players, seed, count, bots=)``: many independent
@@ -22,6 +24,7 @@ from collections.abc import Iterator, Sequence
 
 from deckgen.engine.core import Engine
 from deckgen.engine.invariants import InvariantError
+from deckgen.engine.layouts import LAYOUTS, Layout
 from deckgen.engine.match import play_match
 from deckgen.engine.players import PASS, Move, Player, PlayerView, make_bots
 from deckgen.engine.results import (
@@ -35,24 +38,31 @@ from deckgen.engine.results import (
     MatchResult,
     RoundResult,
 )
+from deckgen.engine.setup import RoundStart
+from deckgen.engine.state import IllegalMove, RoundState
 from deckgen.rulespec import RuleSpec
 
 __all__ = [
     "END_BLOCKED",
     "END_OUT",
     "END_RESERVE",
+    "LAYOUTS",
     "PASS",
     "ROUND_ENDS",
     "Action",
     "DealRecord",
     "Engine",
     "Gap",
+    "IllegalMove",
     "InvariantError",
+    "Layout",
     "MatchResult",
     "Move",
     "Player",
     "PlayerView",
     "RoundResult",
+    "RoundStart",
+    "RoundState",
     "make_bots",
     "play_match",
     "simulate_rounds",

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from deckgen.engine.layouts import new_layout
 from deckgen.engine.results import Action, RoundResult
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
@@ -90,6 +91,32 @@ class Board:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """The tile facts a layout reads, from a tile sequence (see ``layouts.TileTable``)."""
+
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+    pipsum: tuple[int, ...]
+    is_double: tuple[bool, ...]
+    suit: tuple[int, ...]
+
+    @staticmethod
+    def of(tiles: Sequence[Tile]) -> _Facts:
+        top = max((t.high for t in tiles), default=0)
+        suit = [0] * (top + 1)
+        for i, t in enumerate(tiles):
+            suit[t.low] |= 1 << i
+            suit[t.high] |= 1 << i
+        return _Facts(
+            tuple(t.low for t in tiles),
+            tuple(t.high for t in tiles),
+            tuple(t.low + t.high for t in tiles),
+            tuple(t.is_double for t in tiles),
+            tuple(suit),
+        )
+
+
 def build_board(
     shape: str,
     tiles: Sequence[Tile],
@@ -99,52 +126,51 @@ def build_board(
 ) -> Board:
     """Lay ``first_tile`` and then every ``play`` action of ``placements`` in order.
 
-    ``tiles`` maps deck indices to tiles; actions other than ``play`` are ignored.
-    Raises ValueError when a placement does not fit its end (a broken record).
+    The tiles are laid by the kernel's layout (:mod:`deckgen.engine.layouts`), which
+    decides the open ends and which doubles lie across; this adds where they lie (arms,
+    positions, parents). ``tiles`` maps deck indices to tiles; actions other than
+    ``play`` are ignored. Raises ValueError when a placement does not fit its end (a
+    broken record).
     """
-    placed: list[PlacedTile] = []
-    # per end index: [value, arm, tile order, position]
-    ends: list[list[int]] = []
-    spinner = -1
-    spinner_open = shape == "spinner"
+    facts = _Facts.of(tiles)
+    layout = new_layout(shape)
     t0 = tiles[first_tile]
-    cross = t0.is_double and (shape == "cross_doubles" or spinner_open)
-    placed.append(PlacedTile(0, t0, first_seat, -1, 0, -1, t0.low, t0.high, cross))
-    if cross:
-        spinner = 0
-        spinner_open = False
-        ends = [[t0.low, arm, 0, 0] for arm in range(4)]
-    else:
-        ends = [[t0.low, 0, 0, 0], [t0.high, 1, 0, 0]]
-    next_arm = len(ends)
+    cross = layout.start(facts, first_tile)
+    placed = [PlacedTile(0, t0, first_seat, -1, 0, -1, t0.low, t0.high, cross)]
+    spinner = 0 if cross else -1
+    # per open end (the layout's end order): arm, tile order, position
+    where = [[arm, 0, 0] for arm in range(len(layout.ends))]
+    next_arm = len(where)
     for act in placements:
         if act.kind != "play":
             continue
         tile = tiles[act.tile]
-        if not 0 <= act.end < len(ends):
+        if not 0 <= act.end < len(layout.ends):
             raise ValueError(f"no open end {act.end} for {tile}")
-        value, arm, parent, pos = ends[act.end]
-        if not tile.has(value):
-            raise ValueError(f"{tile} does not fit the open end {value}")
-        outer = tile.other(value)
-        crosswise = tile.is_double and (shape == "cross_doubles" or spinner_open)
+        if not layout.can_place(facts, act.tile, act.end):
+            raise ValueError(f"{tile} does not fit the open end {layout.ends[act.end]}")
+        value = layout.ends[act.end]
+        arm, parent, pos = where[act.end]
+        crosswise = layout.place(facts, act.tile, act.end)
         order = len(placed)
         placed.append(
-            PlacedTile(order, tile, act.seat, arm, pos + 1, parent, value, outer, crosswise)
+            PlacedTile(
+                order, tile, act.seat, arm, pos + 1, parent, value, tile.other(value), crosswise
+            )
         )
-        ends[act.end] = [outer, arm, order, pos + 1]
-        if crosswise:
-            if spinner < 0:
-                spinner = order
-            if shape == "spinner":
-                spinner_open = False
-            for _ in range(2):
-                ends.append([value, next_arm, order, 0])
-                next_arm += 1
+        where[act.end] = [arm, order, pos + 1]
+        if crosswise and spinner < 0:
+            spinner = order
+        while len(where) < len(layout.ends):  # the ends a crosswise double opened
+            where.append([next_arm, order, 0])
+            next_arm += 1
     return Board(
         shape=shape,
         tiles=tuple(placed),
-        ends=tuple(OpenEnd(i, e[0], e[1], e[2]) for i, e in enumerate(ends)),
+        ends=tuple(
+            OpenEnd(i, v, w[0], w[1])
+            for i, (v, w) in enumerate(zip(layout.ends, where, strict=True))
+        ),
         spinner=spinner,
     )
 

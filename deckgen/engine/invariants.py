@@ -10,13 +10,9 @@ counts add up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from deckgen.engine.layouts import Layout
 from deckgen.engine.results import END_OUT, RoundResult
 from deckgen.engine.tables import Tables
-
-if TYPE_CHECKING:
-    from deckgen.engine.core import Engine
 
 
 class InvariantError(AssertionError):
@@ -44,17 +40,16 @@ def check_tiles(t: Tables, hands: list[int], stock: list[int], board: int, dead:
         raise InvariantError(f"{len(t.tiles) - count} tiles are missing or doubled")
 
 
-def check_placement(t: Tables, tile: int, value: int, hand: int) -> None:
-    """The tile comes from the mover's hand and carries the end's number."""
+def check_placement(t: Tables, layout: Layout, tile: int, end: int, hand: int) -> None:
+    """The tile comes from the mover's hand and the layout lets it go on ``end``."""
     if not hand >> tile & 1:
         raise InvariantError(f"tile {t.tiles[tile]} is not in the mover's hand")
-    if value not in (t.lo[tile], t.hi[tile]):
-        raise InvariantError(f"tile {t.tiles[tile]} does not match the end {value}")
+    if not layout.can_place(t, tile, end):
+        raise InvariantError(f"tile {t.tiles[tile]} does not fit open end {end} of {layout.ends}")
 
 
-def check_round(engine: Engine, r: RoundResult, hands: list[int]) -> None:
+def check_round(t: Tables, r: RoundResult, hands: list[int]) -> None:
     """The result agrees with the final hands and the rules."""
-    t = engine.t
     hv = tuple(sum(t.value[i] for i in range(len(t.tiles)) if h >> i & 1) for h in hands)
     if hv != r.hand_values:
         raise InvariantError(f"hand values {r.hand_values} but the hands hold {hv}")
@@ -65,7 +60,7 @@ def check_round(engine: Engine, r: RoundResult, hands: list[int]) -> None:
             raise InvariantError("the side that went out did not win the round")
     elif any(h == 0 for h in hands):
         raise InvariantError("a player has no tiles but the round did not end by going out")
-    sc = engine.scoring
+    sc = t.scoring
     sv = [sum(hv[s] for s in side) for side in t.sides]
     if sc.method == "penalty":
         for i, p in enumerate(r.points):

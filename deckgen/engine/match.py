@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from deckgen.engine.core import Engine
 from deckgen.engine.players import Player
 from deckgen.engine.results import END_OUT, Gap, MatchResult, RoundResult
+from deckgen.engine.setup import RoundStart
+from deckgen.engine.tables import Tables
 from deckgen.rulespec import GAP_SITUATIONS
 
 MAX_ROUNDS = 1000
@@ -22,6 +24,21 @@ MAX_ROUNDS = 1000
 
 def _fallback(situation: str) -> str:
     return GAP_SITUATIONS[situation].split("fallback: ")[1]
+
+
+def next_round(t: Tables, r: RoundResult, round_no: int) -> RoundStart:
+    """Where the match stands for round ``round_no + 1`` after round ``round_no`` gave ``r``:
+    who started it, and a seat of the side that won it (the seat that went out; the
+    first seat of a single winning side after a block; -1 when nobody or several won).
+    The rules file's ``opening.later_starter`` then picks the next starter from these
+    (:func:`deckgen.engine.setup.find_starter`)."""
+    if r.end == END_OUT:
+        winner = r.out_seat
+    elif len(r.winners) == 1:
+        winner = t.sides[r.winners[0]][0]
+    else:
+        winner = -1
+    return RoundStart(round_no + 1, r.starter, winner)
 
 
 def match_over(
@@ -89,16 +106,15 @@ def play_match(
     after: list[tuple[int, ...]] = []
     fired: set[str] = set()
     gaps: list[Gap] = []
-    prev_starter = -1
-    prev_winner = -1
+    start = RoundStart()
     winners: tuple[int, ...] | None = None
     while winners is None:
         r = engine.play_round(
             rng,
             players,
-            round_no=len(rounds) + 1,
-            prev_starter=prev_starter,
-            prev_winner=prev_winner,
+            round_no=start.round_no,
+            prev_starter=start.prev_starter,
+            prev_winner=start.prev_winner,
             totals=tuple(totals),
             record=record,
         )
@@ -106,13 +122,7 @@ def play_match(
         for i, p in enumerate(r.points):
             totals[i] += p
         after.append(tuple(totals))
-        prev_starter = r.starter
-        if r.end == END_OUT:
-            prev_winner = r.out_seat
-        elif len(r.winners) == 1:
-            prev_winner = t.sides[r.winners[0]][0]
-        else:
-            prev_winner = -1
+        start = next_round(t, r, len(rounds))
         winners = match_over(engine, totals, len(rounds), fired, gaps)
         if winners is None and len(rounds) >= MAX_ROUNDS:
             gaps.append(

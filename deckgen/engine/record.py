@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from deckgen.engine.core import DealRejected, Engine, ReplayMismatch
 from deckgen.engine.invariants import InvariantError
-from deckgen.engine.match import match_over
+from deckgen.engine.match import match_over, next_round
 from deckgen.engine.players import Move, PlayerView
-from deckgen.engine.results import END_OUT, Action, DealRecord, Gap, MatchResult
+from deckgen.engine.results import Action, DealRecord, Gap, MatchResult
 from deckgen.errors import SpecError
 from deckgen.rulespec import RuleSpec, load_rules
 from deckgen.specfile import load_json, validate
@@ -425,13 +425,8 @@ def replay(record: GameRecord, *, spec: RuleSpec | None = None) -> ReplayReport:
             totals[i] += p
         if rec_round.totals != totals:
             return fail(f"the recorded totals {rec_round.totals} differ from {totals}")
-        prev_starter = result.starter
-        if result.end == END_OUT:
-            prev_winner = result.out_seat
-        elif len(result.winners) == 1:
-            prev_winner = t.sides[result.winners[0]][0]
-        else:
-            prev_winner = -1
+        nxt = next_round(t, result, rno)
+        prev_starter, prev_winner = nxt.prev_starter, nxt.prev_winner
         over = match_over(engine, totals, rno, fired, gaps)
         last = rno == len(record.rounds)
         if over is not None and not last:

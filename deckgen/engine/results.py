@@ -49,8 +49,9 @@ class Action:
 class DealRecord:
     """The deal a round was played from: hands and stock as deck indices.
 
-    ``stock`` is in draw order (the first tile drawn first), before any tile was turned
-    up; ``dead`` the tiles out of play. ``redeals``: how many deals the rules threw in
+    ``stock`` is in draw order (the first tile drawn first), before the start tile was
+    turned up (after any turned-up double was put back: see ``lead.skip_double``);
+    ``dead`` the tiles out of play. ``redeals``: how many deals the rules threw in
     before this one (a replayed deal at the redeal limit is kept, as it was in play).
     """
 

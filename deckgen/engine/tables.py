@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.model import Opening, Scoring
 from deckgen.tiles import Tile
 
 
@@ -44,6 +45,14 @@ class Tables:
     draw_limit: int
     """0 when drawing is not limited."""
     must_play_drawn: bool
+    double_index: tuple[int, ...]
+    """Deck index of the double ``v-v`` by ``v``."""
+    tile_bits: tuple[int, ...]
+    """``1 << i`` per tile."""
+    special_mask: int
+    """Tiles with a special scoring value (``scoring.tile_values``)."""
+    opening: Opening
+    scoring: Scoring
 
 
 def compile_tables(spec: RuleSpec, players: int) -> Tables:
@@ -82,6 +91,11 @@ def compile_tables(spec: RuleSpec, players: int) -> Tables:
         draw=p.turn.draw if p.deal.rest == "stock" else "none",
         draw_limit=p.turn.draw_limit or 0,
         must_play_drawn=p.turn.play_drawn == "must",
+        double_index=tuple(spec.dset.index(Tile(v, v)) for v in spec.dset.values),
+        tile_bits=tuple(1 << i for i in range(len(tiles))),
+        special_mask=sum(1 << i for i, t in enumerate(tiles) if str(t) in special),
+        opening=p.opening,
+        scoring=p.scoring,
     )
 
 

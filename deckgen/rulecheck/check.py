@@ -25,6 +25,7 @@ from deckgen.engine import make_bots
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.chunks import ChunkTask, run_chunk
+from deckgen.rulecheck.decisions import DecisionCount, decisions_of_task
 from deckgen.rulecheck.fastline import unsupported
 from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
 from deckgen.rulecheck.feasibility import feasibility
@@ -43,6 +44,8 @@ FAST_CHUNK_ROUNDS = 12_500
 PILOT_MATCHES = 16
 """At most this many matches in chunk 0, which tells how long a match lasts."""
 MAX_ROUNDS = 10_000_000
+DECISION_ROUNDS = 400
+"""Rounds of the sample that counts decision moves and the branching factor."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ class Run:
     """``fast`` (numpy batches gave the statistics) or ``reference``."""
     why_not_fast: str | None
     seed: int
+    decisions: DecisionCount | None = None
+    """Decision moves and branching factor from a sample of its own."""
 
 
 @dataclass
@@ -283,6 +288,10 @@ def run_check(
             plan.fast_budget = opts.rounds if plan.why_not_fast is None else 0
         reporter.advance(sum(p.shown["ref"] for p in plans))
         pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
+        decisions = {
+            plan.key: pool.submit(decisions_of_task, plan.base, min(DECISION_ROUNDS, opts.rounds))
+            for plan in plans
+        }
         for plan in plans:
             for i, ft in enumerate(plan.fast_tasks):
                 pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
@@ -303,6 +312,7 @@ def run_check(
                 task = FastTask(plan.base, nxt, plan.fast_size)
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()
+        counted = {key: fut.result() for key, fut in decisions.items()}
 
     runs = []
     for plan in plans:
@@ -316,7 +326,7 @@ def run_check(
             stats, path = judge, "reference"
         runs.append(
             Run(plan.players, plan.lineup, plan.bots, stats, judge, path, plan.why_not_fast,
-                plan.base.seed)
+                plan.base.seed, counted[plan.key])
         )  # fmt: skip
     return CheckResult(spec, opts, runs, feas, workers, time.perf_counter() - started)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from deckgen.engine import Engine, InvariantError, make_bots, play_match
+from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.tally import Failure, PlayTally
 from deckgen.rulespec import RuleSpec, rules_from_data
 
@@ -66,6 +67,7 @@ def run_chunk(task: ChunkTask) -> PlayTally:
         seconds_per_turn=task.seconds_per_turn,
         setup_seconds=task.setup_seconds,
     )
+    tally.drawable = drawable_tiles(spec, task.players)
     for k in range(task.first, task.first + task.count):
         seed = match_seed(task.seed, k)
         bots = make_bots(list(task.bots), task.players, seed)

@@ -5,10 +5,12 @@ one 64-bit mask (double-9 and up), played in numpy batches like
 Takes the engine's :class:`~deckgen.engine.tables.Tables`; hands are boolean arrays
 (rounds, players, tiles) instead of bitmasks, and the open ends a list per round that
 grows by two when a double lies crosswise (always with ``cross_doubles``, the first one
-with ``spinner``), exactly as :mod:`deckgen.engine.core` places tiles. The moves are
-the engine's: one per tile and distinct open number it fits; ``random`` picks one
-uniformly, ``greedy`` the heaviest tile on the first open end (in end order) that one
-of the heaviest tiles fits. Scoring is :class:`FastLine`'s.
+with ``spinner``), exactly as the kernel's layouts (:mod:`deckgen.engine.layouts`)
+place tiles. The moves are the kernel's, in its order: for each distinct open number
+(by its first end) the tiles that fit it; ``random`` picks the k-th as the kernel's
+random bots do (exactly, given :class:`~deckgen.rulecheck.fastline.RoundStreams`),
+``greedy`` the heaviest tile on the first open end (in end order) that one of the
+heaviest tiles fits. Scoring is :class:`FastLine`'s.
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from typing import Any
 import numpy as np
 
 from deckgen.engine.tables import Tables
-from deckgen.rulecheck.fastline import Deals, FastLine, Rounds
+from deckgen.rulecheck.fastline import (
+    Deals,
+    FastLine,
+    Rounds,
+    RoundStreams,
+    decision_numbers,
+    put_back_doubles,
+)
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
@@ -26,7 +35,7 @@ from deckgen.tiles import Tile
 class FastBoard(FastLine):
     """Plays batches of rounds of one rules file and player count, any board shape."""
 
-    def __init__(self, spec: RuleSpec, t: Tables) -> None:  # noqa: D107
+    def __init__(self, spec: RuleSpec, t: Tables) -> None:
         self.spec = spec
         self.t = t
         n = self.n = t.players
@@ -53,6 +62,14 @@ class FastBoard(FastLine):
         self.cross_all = t.shape == "cross_doubles"
         self.spinner = t.shape == "spinner"
         self.max_ends = 4 + 2 * self.values
+        # carries[v, i]: tile i shows value v (row ``values``: no value, nothing)
+        self.carries = np.zeros((self.values + 1, self.ntiles), dtype=bool)
+        for i in range(self.ntiles):
+            self.carries[t.lo[i], i] = self.carries[t.hi[i], i] = True
+        by_value = [np.nonzero(self.carries[v])[0] for v in range(self.values)]
+        self.value_tiles = np.concatenate(by_value)
+        """The tiles carrying each value, value after value (a double once)."""
+        self.value_starts = np.cumsum([0] + [len(b) for b in by_value[:-1]])
 
     # ------------------------------------------------------------------ deals
     def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
@@ -111,6 +128,38 @@ class FastBoard(FastLine):
         )
         return tile, k - before
 
+    def _kernel_pick(
+        self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray, k: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k``-th placement in the kernel's move order, as (tile, end value).
+
+        The kernel lists, for each distinct end value in end order, the legal tiles
+        carrying it by deck index (:meth:`deckgen.engine.layouts.Layout.moves`): here the
+        values are ranked by the first end showing them, counted per value, and the
+        ``k``-th placement found by cumulated counts.
+        """
+        rows = legal.shape[0]
+        nv = self.values
+        ar = np.arange(rows)
+        none = self.max_ends + 1
+        width = int(count.max()) if rows else 0
+        shown = (ends[:, :width, None] == np.arange(nv)) & (np.arange(width) < count[:, None])[
+            :, :, None
+        ]  # (rows, ends, values)
+        first = np.where(shown.any(axis=1), shown.argmax(axis=1), none)
+        per_value = np.add.reduceat(
+            legal[:, self.value_tiles].astype(np.int64), self.value_starts, axis=1
+        )
+        per_value[first == none] = 0
+        order = np.argsort(first, axis=1, kind="stable")
+        cum = np.cumsum(np.take_along_axis(per_value, order, axis=1), axis=1)
+        slot = np.minimum((cum <= k[:, None]).sum(axis=1), nv - 1)
+        value = order[ar, slot]
+        within = k - (cum[ar, slot] - per_value[ar, value])
+        m = legal & self.carries[value]
+        tile = np.minimum((np.cumsum(m, axis=1) <= within[:, None]).sum(axis=1), self.ntiles - 1)
+        return tile, value
+
     def _greedy_move(
         self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +197,8 @@ class FastBoard(FastLine):
         """Rounds ``w`` cannot play: draw one tile after another, all at once.
 
         As the engine: stop at the first tile that fits, at the draw limit, or when only
-        the reserve is left (then the round ends if there is a reserve).
+        the reserve is left; a round whose mover found nothing with only the reserve
+        left ends there (also when the limit was reached on the last draw).
         """
         t = self.t
         limit = t.draw_limit
@@ -177,9 +227,8 @@ class FastBoard(FastLine):
             fr = np.nonzero(found)[0]
             legal[w[fr], tiles[fr, first[fr]]] = True
             has[w] = found
-        if reserve:
-            limit_hit = (ndraw == limit) if limit else np.zeros(len(w), dtype=bool)
-            end[w[~found & ~limit_hit]] = 2
+        if reserve:  # nothing fits and only the reserve is left: the round ends
+            end[w[~found & (left[w] <= reserve)]] = 2
 
     # ------------------------------------------------------------------ play
     def play(
@@ -198,6 +247,7 @@ class FastBoard(FastLine):
         lo, hi, value = self.lo, self.hi, self.value
         is_random = np.array([k == "random" for k in kinds], dtype=bool)
         any_greedy = not bool(is_random.all())
+        numbers = decision_numbers(rng)
         reserve = t.reserve
         can_draw = t.draw != "none"
         must = t.must_play_drawn
@@ -233,21 +283,19 @@ class FastBoard(FastLine):
             turned = ~lead_any
         if turned.any():
             idx = np.nonzero(turned)[0]
-            cand = rest[idx]
-            ok = np.ones(cand.shape, dtype=bool)
-            if self.opening.turned_up_doubles == "skip":
-                ok = ~self.is_double[cand]
-            assert ok.any(axis=1).all(), "no tile may be turned up"
-            pos = ok.argmax(axis=1)
-            taken_at[idx] = pos
-            start(idx, cand[np.arange(len(idx)), pos])
+            if self.opening.turned_up_doubles == "skip" and not isinstance(rng, RoundStreams):
+                rest = rest.copy()
+                rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
+            taken_at[idx] = 0
+            start(idx, rest[idx, 0])
         lead_rows = ~turned
         if lead_rows.any():
             idx = np.nonzero(lead_rows)[0]
             s = seat[idx]
             hand = hands[idx, s]
             cnt = hand.sum(axis=1)
-            k = (rng.random(len(idx)) * cnt).astype(np.int64)
+            k = (numbers.random(idx) * cnt).astype(np.int64)
+            numbers.used(idx[is_random[s]])
             tile, _ = self._pick(hand.astype(np.int64), k)
             if any_greedy:
                 greedy = ~is_random[s]
@@ -318,9 +366,9 @@ class FastBoard(FastLine):
             weight = legal.astype(np.int16) + (legal & both)
             total = weight.sum(axis=1)
             may = (drew > 0) & (not must)
-            k = (rng.random(L) * (total + may)).astype(np.int64)
-            tile, off = self._pick(weight, np.minimum(k, np.maximum(total - 1, 0)))
-            v = np.where(off == 1, hi[tile], np.where(fits_v(vp, lo[tile]), lo[tile], hi[tile]))
+            k = (numbers.random(gid) * (total + may)).astype(np.int64)
+            numbers.used(gid[go & is_random[seat]])
+            tile, v = self._kernel_pick(legal, E, C, np.minimum(k, np.maximum(total - 1, 0)))
             skip = go & may & (k == total)
             if any_greedy:
                 greedy = go & ~is_random[seat]

@@ -7,13 +7,14 @@ Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules fi
 round of a batch takes one step per turn in lock-step, so the Python loop runs once per
 turn for thousands of rounds.
 
-It follows the reference engine (:mod:`deckgen.engine.core`) step for step: the same
-deal layout, the same opening, drawing, passing, round end and scoring rules, the same
-move order for ``greedy``; ``random`` picks uniformly among the distinct placements as
-the engine does, from a numpy stream instead of ``random.Random``. Tests play the same
-deals with greedy bots through both and demand identical outcomes, and compare the
-statistics with random bots. The reference engine stays the judge of invariants,
-clause coverage and gaps; this path only counts.
+It follows the kernel (:class:`~deckgen.engine.state.RoundState`) step for step: the
+same deal layout, the same opening, drawing, passing, round end and scoring rules, the
+same move order; ``random`` picks ``moves[floor(u * len(moves))]`` as the kernel's
+random bots do. Given the kernel's deals and one stream of decision numbers per round
+(:class:`RoundStreams`), it gives the kernel's round results exactly
+(``tests/engine/test_backends_equal.py``); the rules check feeds it numbers straight
+from a numpy generator. The kernel stays the judge of invariants, clause coverage and
+gaps; this path only counts.
 """
 
 from __future__ import annotations
@@ -46,6 +47,70 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
         if b not in FAST_BOTS:
             return f"the bot '{b}' has no fast version"
     return None
+
+
+def put_back_doubles(rest: np.ndarray, is_double: np.ndarray, rng: Any) -> np.ndarray:
+    """Each stock (a row, draw order) with its turned-up doubles put back, as the engine.
+
+    While a row's top tile is a double, it goes back at a uniformly random place below
+    the top, and the next tile comes up (``lead.skip_double``). The fast path is only
+    offered where every stock holds a non-double (see :func:`unsupported`).
+    """
+    import numpy as np
+
+    rest = rest.copy()
+    m = rest.shape[1]
+    col = np.arange(m)[None, :]
+    assert (~is_double[rest]).any(axis=1).all(), "no tile may be turned up"
+    while True:
+        rows = np.nonzero(is_double[rest[:, 0]])[0]
+        if not len(rows):
+            return rest
+        j = 1 + (rng.random(len(rows)) * (m - 1)).astype(np.int64)[:, None]
+        src = np.where(col < j, col + 1, np.where(col == j, 0, col))
+        rest[rows] = np.take_along_axis(rest[rows], src, axis=1)
+
+
+class RoundStreams:
+    """One stream of numbers in [0, 1) per round: the k-th random decision of round
+    ``g`` uses ``numbers[g, k]``, as the kernel's random bots do when they share one
+    generator per round. Deals must come as the kernel recorded them (a skipped double
+    already put back)."""
+
+    def __init__(self, numbers: np.ndarray) -> None:
+        import numpy as np
+
+        self.numbers = numbers
+        self.k = np.zeros(numbers.shape[0], dtype=np.int64)
+
+    def random(self, rows: np.ndarray) -> np.ndarray:
+        """The next number of each round in ``rows`` (not yet used up)."""
+        out: np.ndarray = self.numbers[rows, self.k[rows]]
+        return out
+
+    def used(self, rows: np.ndarray) -> None:
+        """Rounds ``rows`` made a random decision with their number."""
+        self.k[rows] += 1
+
+
+class _Generator:
+    """Numbers straight from a numpy generator (the rules check's batches)."""
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def random(self, rows: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.rng.random(len(rows))
+        return out
+
+    def used(self, rows: np.ndarray) -> None:
+        pass
+
+
+def decision_numbers(rng: Any) -> RoundStreams | _Generator:
+    """``rng`` as a source of decision numbers: a :class:`RoundStreams` as it is, or a
+    numpy generator."""
+    return rng if isinstance(rng, RoundStreams) else _Generator(rng)
 
 
 @dataclass
@@ -284,6 +349,7 @@ class FastLine:
         lo, hi = self.lo, self.hi
         is_random = np.array([k == "random" for k in kinds], dtype=bool)
         any_greedy = not bool(is_random.all())
+        numbers = decision_numbers(rng)
         reserve = t.reserve
         can_draw = t.draw != "none"
         limit = t.draw_limit
@@ -311,15 +377,11 @@ class FastLine:
             turned = ~lead_any
         if turned.any():
             idx = np.nonzero(turned)[0]
-            cand = rest[idx]
-            ok = np.ones(cand.shape, dtype=bool)
-            if self.opening.turned_up_doubles == "skip":
-                ok = ~self.is_double[cand]
-            # the fast path is only offered where a start tile always exists
-            assert ok.any(axis=1).all(), "no tile may be turned up"
-            pos = ok.argmax(axis=1)
-            tile = cand[np.arange(len(idx)), pos]
-            taken_at[idx] = pos
+            if self.opening.turned_up_doubles == "skip" and not isinstance(rng, RoundStreams):
+                rest = rest.copy()
+                rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
+            tile = rest[idx, 0]
+            taken_at[idx] = 0
             e0[idx] = lo[tile]
             e1[idx] = hi[tile]
         lead_rows = ~turned
@@ -328,7 +390,8 @@ class FastLine:
             s = seat[idx]
             hand = hands[idx, s]
             cnt = np.bitwise_count(hand).astype(np.int64)
-            k = (rng.random(len(idx)) * cnt).astype(np.int64)
+            k = (numbers.random(idx) * cnt).astype(np.int64)
+            numbers.used(idx[is_random[s]])
             tile = self._kth(hand, k)
             if any_greedy:
                 greedy = ~is_random[s]
@@ -391,12 +454,13 @@ class FastLine:
                     d_end = np.full(len(di), -1, dtype=np.int64)
                     going = np.ones(len(di), dtype=bool)
                     while True:
-                        if limit:
-                            going &= d_drew < limit
+                        # the reserve is checked before the limit (end.reserve)
                         empty = going & (d_left <= reserve)
                         if reserve:
                             d_end[empty] = 2
                         going &= ~empty
+                        if limit:
+                            going &= d_drew < limit
                         if not going.any():
                             break
                         w = np.nonzero(going)[0]
@@ -439,7 +503,8 @@ class FastLine:
             else:
                 may = drew > 0
                 total = na + nb + may
-            k = (rng.random(len(gid)) * total).astype(np.int64)
+            k = (numbers.random(gid) * total).astype(np.int64)
+            numbers.used(gid[go & is_random[seat]])
             on_a = k < na
             tile = self._kth(np.where(on_a, la, lb), np.where(on_a, k, k - na))
             pe = (~on_a).astype(np.int64)

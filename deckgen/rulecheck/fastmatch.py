@@ -19,6 +19,7 @@ from typing import Any
 
 from deckgen.engine.match import MAX_ROUNDS
 from deckgen.engine.tables import compile_tables
+from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
 from deckgen.rulecheck.stats import Proportion, mean_of
@@ -253,6 +254,8 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     parts = []
     for first in range(0, ms.count, per):
         tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
-        tally_matches(tally, ms.slice(first, min(ms.count, first + per)), line.side_of)
+        part = ms.slice(first, min(ms.count, first + per))
+        tally_matches(tally, part, line.side_of)
+        count_batch(tally, _spec(c), part)  # clauses and round facts (rules check)
         parts.append(tally)
     return parts

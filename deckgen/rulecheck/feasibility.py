@@ -60,6 +60,16 @@ def _says(spec: RuleSpec, clause_id: str) -> str | None:
     return spec.clause_text(clause_id, "en") if spec.has_clause(clause_id) else None
 
 
+def drawable_tiles(spec: RuleSpec, players: int) -> int:
+    """Tiles a round can draw at most: the stock less the reserve and a turned-up tile."""
+    p = spec.params
+    if p.deal.rest != "stock" or p.turn.draw == "none":
+        return 0
+    stock = len(spec.dset) - spec.hand_size(players) * players
+    turned = p.opening.lead == "turned_up"
+    return max(0, stock - p.deal.stock_reserve - (1 if turned else 0))
+
+
 def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
     """The feasibility section of the report for ``players`` players."""
     p = spec.params

@@ -14,6 +14,7 @@ from typing import Any
 
 from deckgen import atomic
 from deckgen.progress import CollectingReporter, Reporter
+from deckgen.rulecheck.charts import charts_of
 from deckgen.rulecheck.check import CheckOptions, run_check
 from deckgen.rulecheck.examples import write_examples
 from deckgen.rulecheck.markdown import report_markdown
@@ -46,7 +47,15 @@ def write_report(
         atomic.write_text(json_path, report_json(report))
         written.append(json_path)
     if md_path is not None:
-        atomic.write_text(md_path, report_markdown(report))
+        charts: dict[str, dict[str, str]] = {}
+        mstem = md_path.name.split(".")[0] or "check"
+        for key, sec in report["players"].items():
+            for name, svg in charts_of(key, sec, report["playing_time"]).items():
+                target = md_path.parent / f"{mstem}.{key}p.{name}.svg"
+                atomic.write_text(target, svg)
+                written.append(target)
+                charts.setdefault(key, {})[name] = target.name
+        atomic.write_text(md_path, report_markdown(report, charts))
         written.append(md_path)
     return written
 

@@ -30,8 +30,10 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def report_markdown(report: dict[str, Any]) -> str:
-    """Render ``report`` as Markdown."""
+def report_markdown(report: dict[str, Any], charts: dict[str, dict[str, str]] | None = None) -> str:
+    """Render ``report`` as Markdown: the verdict and every warning first, then the
+    metrics (with the charts named in ``charts``: player count -> chart -> file name),
+    then the details per player count."""
     r = report["rules"]
     s = report["settings"]
     pt = report["playing_time"]
@@ -45,6 +47,11 @@ def report_markdown(report: dict[str, Any]) -> str:
         out.append(f"- {reason}")
     if report["reasons"]:
         out.append("")
+    warnings = report.get("warnings", [])
+    if warnings and report["verdict"] != "warn":
+        out += ["Design warnings:", ""]
+        out += [f"- {w['message']}" for w in warnings]
+        out.append("")
     out += [
         f"Played {s['rounds']:,} rounds per player count and bot line-up "
         f"(bots: {', '.join(s['bots'])}; seed {s['seed']}; {s['workers']} workers; "
@@ -53,9 +60,85 @@ def report_markdown(report: dict[str, Any]) -> str:
         f"Playing time assumes {pt['assumption']}.",
         "",
     ]
+    out += _metrics(report, charts or {})
     for key, sec in report["players"].items():
         out += _players(key, sec)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _num(x: Any, fmt: str = ".2f") -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def _pc(x: Any) -> str:
+    return "-" if x is None else f"{100 * x:.1f} %"
+
+
+def _metrics(report: dict[str, Any], charts: dict[str, dict[str, str]]) -> list[str]:
+    """The metrics table (one column per player count) and the charts."""
+    per = report["players"]
+    if not per or not all("metrics" in sec for sec in per.values()):
+        return []
+    keys = list(per)
+    ms = [per[k]["metrics"] for k in keys]
+
+    def adv(m: dict[str, Any], kind: str) -> str:
+        seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"][kind].items())
+        p = m["advantage"].get("p_values", {}).get(kind)
+        return seats + ("" if p is None else f" (p = {p:.2g})")
+
+    def spread(d: dict[str, Any], fmt: str) -> str:
+        return f"{_num(d['mean'], fmt)} ± {_num(d['stdev'], fmt)}"
+
+    def dur(key: str, fmt: str) -> list[str]:
+        return [spread(m["duration"][key], fmt) for m in ms]
+
+    rows = [
+        ("advantage per seat, rounds (points above fair)", [adv(m, "rounds") for m in ms]),
+        ("advantage per seat, matches (points above fair)", [adv(m, "matches") for m in ms]),
+        ("advantage of the starting player (points above fair)", [
+            f"{100 * m['advantage']['starter']:+.1f}"
+            + (f" (p = {m['advantage']['p_values']['starter']:.2g})"
+               if "p_values" in m["advantage"] else "")
+            for m in ms
+        ]),
+        ("balance of seats, rounds / matches", [
+            f"{_num(m['balance']['rounds'], '.3f')} / {_num(m['balance']['matches'], '.3f')}"
+            for m in ms
+        ]),
+        ("completion (matches with one winner)", [_pc(m["completion"]) for m in ms]),
+        ("drawishness: rounds / matches without one winner", [
+            f"{_pc(m['drawishness']['rounds'])} / {_pc(m['drawishness']['matches'])}" for m in ms
+        ]),
+        ("rounds ending blocked", [_pc(m["drawishness"]["blocked_rounds"]) for m in ms]),
+        ("turns per round (mean ± sd)", dur("turns_per_round", ".1f")),
+        ("minutes per round (mean ± sd)", dur("minutes_per_round", ".1f")),
+        ("turns per match (mean ± sd)", dur("turns_per_match", ".0f")),
+        ("minutes per match (mean ± sd)", dur("minutes_per_match", ".0f")),
+        ("decision moves (turns with a real choice)", [_pc(m["decision_moves"]) for m in ms]),
+        ("branching factor (distinct moves a turn)", [_num(m["branching_factor"]) for m in ms]),
+        ("lead changes per match", [_num(m["lead_changes_per_match"]) for m in ms]),
+        ("decisiveness (share of a match until the winner leads for good)", [
+            _num(m["decisiveness"]) for m in ms
+        ]),
+    ]  # fmt: skip
+    out = [
+        "## Metrics",
+        "",
+        f"Bots `{per[keys[0]]['stats']['bots']}`; definitions in docs/rules-check.md.",
+        "",
+        "| metric | " + " | ".join(f"{k} players" for k in keys) + " |",
+        "|---|" + "---|" * len(keys),
+    ]
+    out += [f"| {_cell(a)} | " + " | ".join(_cell(v) for v in vals) + " |" for a, vals in rows]
+    out.append("")
+    for k in keys:
+        files = charts.get(k, {})
+        if files:
+            out += [f"### Charts, {k} players", ""]
+            out += [f"![{name}]({fname})" for name, fname in files.items()]
+            out.append("")
+    return out
 
 
 def _players(key: str, sec: dict[str, Any]) -> list[str]:
@@ -99,27 +182,33 @@ def _players(key: str, sec: dict[str, Any]) -> list[str]:
         out.append(f"- {v['kind']}: {v['message']} (`{v['reproduce']}`).{rec}")
     out.append("")
     cov = sec["coverage"]
+    every = max((c["of"] for c in cov["clauses"] if c["per"] == "round"), default=0)
     out += [
         "### Clause coverage",
         "",
-        f"Reference engine: {cov['rounds_tried']:,} rounds in {cov['matches_tried']:,} matches.",
+        f"Reference engine: {cov['rounds_tried']:,} rounds in {cov['matches_tried']:,} matches"
+        + (
+            f"; with the fast path's rounds: {every:,} rounds."
+            if every > cov["rounds_tried"]
+            else "."
+        ),
         "",
-        "| clause | decided | share |",
-        "|---|---|---|",
+        "Clauses marked *every round* are counted over every round played (the fast "
+        "path's and the reference engine's); the others over the reference engine's.",
+        "",
+        "| clause | decided | share | counted on |",
+        "|---|---|---|---|",
     ]
     for c in cov["clauses"]:
-        share = "-" if c["share"] is None else f"{100 * c['share']:.2f} %"
+        share = "-" if c["share"] is None else f"{100 * c['share']:.3g} %"
+        why = c.get("never_reached")
+        if why:
+            share = _cell(why["text"])
         out.append(
-            f"| `{c['id']}` | {c['decided']:,} of {c['of']:,} {_PLURAL[c['per']]} | {share} |"
+            f"| `{c['id']}` | {c['decided']:,} of {c['of']:,} {_PLURAL[c['per']]} | {share} "
+            f"| {c.get('counted_on', 'reference')} |"
         )
     out.append("")
-    if cov["never_reached"]:
-        out.append(
-            f"Never reached in {cov['rounds_tried']:,} rounds: "
-            + ", ".join(f"`{c}`" for c in cov["never_reached"])
-            + "."
-        )
-        out.append("")
     out += ["### Gaps", ""]
     if not sec["gaps"]:
         out.append("None: every situation met was decided by a rule of the file.")

@@ -13,14 +13,18 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from deckgen.rulecheck.batchcount import fast_clauses
 from deckgen.rulecheck.check import CheckResult, Run
-from deckgen.rulecheck.stats import Mean, Proportion
+from deckgen.rulecheck.diagnostics import diagnose_players, diagnose_texts
+from deckgen.rulecheck.metrics import metrics_of
+from deckgen.rulecheck.reachability import why_never
+from deckgen.rulecheck.stats import Mean, Proportion, wilson
 from deckgen.rulecheck.tally import GapCount, PlayTally
 from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
 
 REPORT_FORMAT = "deckgen-rules-check"
 REPORT_VERSION = 1
-EXIT_CODES = {"ok": 0, "gaps": 3, "broken": 4}
+EXIT_CODES = {"ok": 0, "warn": 5, "gaps": 3, "broken": 4}
 MATCH_ROUND_LIMIT = 1000
 """The engine ends a match that has not ended after this many rounds (a gap)."""
 TERMINATION_GAPS = ("match.round_limit",)
@@ -95,7 +99,53 @@ def stats_json(run: Run) -> dict[str, Any]:
         "turns_per_match": t.match_turns.to_json(),
         "playing_time_minutes": minutes.to_json(),
         "match_winner": _tally_shares(t.match_winner, [*sides, "shared", "none"]),
+        "stock_drained": Proportion(t.stock_drained, t.rounds if t.drawable else 0).to_json(),
+        "drawable_tiles": t.drawable,
+        "ties": Proportion(t.ties, t.rounds).to_json(),
+        "lead_changes_per_match": t.lead_changes.to_json(),
+        "decided_at": t.decided_at.to_json(),
+        "turns_histogram": {str(k): v for k, v in sorted(t.turn_hist.items())},
+        "decisions": run.decisions.to_json() if run.decisions else None,
     }
+
+
+RELIABLE_FIGURES = (
+    "playing_time_minutes",
+    "first_player_win_share",
+    "round_end.blocked",
+    "round_end.not_out",
+    "turns_per_round",
+    "rounds_per_match",
+)
+"""The figures the booklet may print, each flagged ``reliable`` or not."""
+RELIABLE_MIN = 1000
+"""A figure needs at least this many rounds (or matches) behind it to be reliable."""
+RELIABLE_SHARE_HALF = 0.03
+"""... and a share a 95 % interval no wider than this either side ..."""
+RELIABLE_MEAN_HALF = 0.05
+"""... and a mean an interval no wider than this fraction of it either side."""
+
+
+def reliability(st: dict[str, Any], broken: bool) -> dict[str, bool]:
+    """Which of :data:`RELIABLE_FIGURES` are precise enough to print: enough rounds,
+    a narrow interval, and rules that are not broken for this player count."""
+    out: dict[str, bool] = {}
+    for key in RELIABLE_FIGURES:
+        node: Any = st
+        for part in key.split("."):
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        ok = not broken
+        if "share" in node:
+            ci = node.get("ci95")
+            ok = ok and node.get("of", 0) >= RELIABLE_MIN and bool(ci)
+            ok = ok and (ci[1] - ci[0]) / 2 <= RELIABLE_SHARE_HALF
+        else:
+            ci = node.get("ci95")
+            mean = node.get("mean")
+            ok = ok and node.get("n", 0) >= min(RELIABLE_MIN, st["matches"]) and bool(ci)
+            ok = ok and mean is not None and (ci[1] - ci[0]) / 2 <= RELIABLE_MEAN_HALF * abs(mean)
+        out[key] = bool(ok)
+    return out
 
 
 def _example(spec: RuleSpec, run: Run, seed: int) -> dict[str, Any]:
@@ -153,11 +203,21 @@ def _per_players(result: CheckResult, n: int, runs: list[Run]) -> dict[str, Any]
                 -1,
             )
             gaps[f"unstated:{cid}"] = (gc, runs[0])
-    clauses = []
+    # clause counts over every round played: the judge's rounds, plus the fast path's
+    # rounds for the clauses it counts (the others: the judge's rounds alone)
+    fast_ids = set(fast_clauses(spec))
+    fast_runs = [r for r in runs if r.path == "fast"]
+    clauses: list[dict[str, Any]] = []
     for cid in decision:
         is_match = cid in MATCH_CLAUSES
         k = fired_matches.get(cid, 0) if is_match else fired_rounds.get(cid, 0)
         of = matches_tried if is_match else rounds_tried
+        counted = "reference"
+        if not is_match and cid in fast_ids and fast_runs:
+            k += sum(r.stats.clause_rounds.get(cid, 0) for r in fast_runs)
+            of += sum(r.stats.rounds for r in fast_runs)
+            counted = "every round" if len(fast_runs) == len(runs) else "fast and reference"
+        low, high = wilson(k, of) if of else (0.0, 0.0)
         clauses.append(
             {
                 "id": cid,
@@ -167,8 +227,13 @@ def _per_players(result: CheckResult, n: int, runs: list[Run]) -> dict[str, Any]
                 "decided": k,
                 "of": of,
                 "share": round(k / of, 6) if of else None,
+                "ci95": [round(low, 6), round(high, 6)] if of else None,
+                "counted_on": counted,
             }
         )
+    for c in clauses:
+        if c["decided"] == 0:
+            c["never_reached"] = why_never(spec, n, c, result.feasibility[n])
     never = [c["id"] for c in clauses if c["decided"] == 0]
     gap_list = []
     for sit, (gc, run) in sorted(gaps.items()):
@@ -192,7 +257,7 @@ def _per_players(result: CheckResult, n: int, runs: list[Run]) -> dict[str, Any]
         longest_turns <= bound and not round_limit and (fixed is None or longest_match <= fixed)
     )
     primary = runs[0]
-    return {
+    out: dict[str, Any] = {
         "players": n,
         "rounds": primary.stats.rounds,
         "feasibility": result.feasibility[n],
@@ -219,10 +284,22 @@ def _per_players(result: CheckResult, n: int, runs: list[Run]) -> dict[str, Any]
         "stats": stats_json(primary),
         "stats_by_bots": {r.lineup: stats_json(r) for r in runs},
     }
+    broken = not term_ok or bool(failures) or not result.feasibility[n]["deal_fits"]
+    o = result.options
+    for st in [out["stats"], *out["stats_by_bots"].values()]:
+        st["reliable"] = reliability(st, broken)
+        st["metrics"] = metrics_of(st, o.seconds_per_turn, o.setup_seconds)
+    out["metrics"] = out["stats"]["metrics"]
+    out["warnings"] = diagnose_players(spec, n, out)
+    out["skill_ladder"] = None
+    return out
 
 
-def verdict_of(per: dict[str, dict[str, Any]]) -> tuple[str, list[str]]:
-    """(``ok`` | ``gaps`` | ``broken``, the reasons) from the per-player sections."""
+def verdict_of(
+    per: dict[str, dict[str, Any]], warnings: list[dict[str, Any]] | None = None
+) -> tuple[str, list[str]]:
+    """(``ok`` | ``warn`` | ``gaps`` | ``broken``, the reasons) from the per-player
+    sections and the design warnings (which only make an ``ok`` a ``warn``)."""
     broken: list[str] = []
     gaps: list[str] = []
     for key, sec in per.items():
@@ -256,6 +333,8 @@ def verdict_of(per: dict[str, dict[str, Any]]) -> tuple[str, list[str]]:
         return "broken", broken + gaps
     if gaps:
         return "gaps", gaps
+    if warnings:
+        return "warn", [w["message"] for w in warnings]
     return "ok", []
 
 
@@ -267,7 +346,10 @@ def build_report(result: CheckResult) -> dict[str, Any]:
     per = {
         str(n): _per_players(result, n, [r for r in result.runs if r.players == n]) for n in counts
     }
-    verdict, reasons = verdict_of(per)
+    warnings = diagnose_texts(spec)
+    for sec in per.values():
+        warnings += sec["warnings"]
+    verdict, reasons = verdict_of(per, warnings)
     never_anywhere = [
         cid
         for cid in spec.decision_clause_ids()
@@ -301,6 +383,7 @@ def build_report(result: CheckResult) -> dict[str, Any]:
         "verdict": verdict,
         "exit_code": EXIT_CODES[verdict],
         "reasons": reasons,
+        "warnings": warnings,
         "never_reached": never_anywhere,
         "seconds": round(result.seconds, 3),
         "players": per,

@@ -10,6 +10,7 @@ chunk order, so the result does not depend on the number of workers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deckgen.engine import MatchResult, RoundResult
@@ -84,6 +85,19 @@ class PlayTally:
     """Rounds played with the engine's invariant checks on."""
     engine_rounds: int = 0
     """Rounds played by the reference engine (the judge of coverage and gaps)."""
+    drawable: int = 0
+    """Tiles a round can draw at most (0: nothing is drawn); set by whoever fills it."""
+    stock_drained: int = 0
+    """Rounds that drew every drawable tile (``drawable`` > 0)."""
+    ties: int = 0
+    """Rounds that ended with a tie for the lowest hand (decided by a rule or a gap)."""
+    turn_hist: dict[int, int] = field(default_factory=dict)
+    """Rounds by their number of turns."""
+    lead_changes: Mean = field(default_factory=Mean)
+    """Per match: how often the sole leader of the running totals changed."""
+    decided_at: Mean = field(default_factory=Mean)
+    """Per match with one winner: the share of its rounds played until the winner led
+    for good (1.0: only the last round decided it)."""
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -110,6 +124,10 @@ class PlayTally:
             for g in r.gaps:
                 self._gap(g.situation, g.description, g.fallback, seed, seen)
         n = len(m.rounds)
+        changes, decided = lead_story([r.points for r in m.rounds], m.winners)
+        self.lead_changes.add(changes)
+        if decided is not None:
+            self.decided_at.add(decided)
         self.engine_rounds += n
         if checked:
             self.invariant_rounds += n
@@ -145,6 +163,11 @@ class PlayTally:
         self.tiles_played.add(r.tiles_played)
         self.redeals.add(r.redeals)
         self.ends.add(r.end)
+        self.turn_hist[r.turns] = self.turn_hist.get(r.turns, 0) + 1
+        if self.drawable and r.draws >= self.drawable:
+            self.stock_drained += 1
+        if "score.tie" in r.clauses or any(g.situation == "score.tie" for g in r.gaps):
+            self.ties += 1
         for i, p in enumerate(r.points):
             self.points[i].add(p)
         if len(r.winners) == 1:
@@ -172,6 +195,8 @@ class PlayTally:
             "match_rounds",
             "match_turns",
             "match_minutes",
+            "lead_changes",
+            "decided_at",
         ):
             getattr(self, name).merge(getattr(other, name))
         for name in ("ends", "round_winner", "winner_from_starter", "match_winner"):
@@ -191,8 +216,52 @@ class PlayTally:
                     gc.description, gc.fallback, gc.events, gc.matches, gc.example_seed
                 )
         self.failures.extend(other.failures)
+        self.drawable = max(self.drawable, other.drawable)
+        self.stock_drained += other.stock_drained
+        self.ties += other.ties
+        for turns, k in other.turn_hist.items():
+            self.turn_hist[turns] = self.turn_hist.get(turns, 0) + k
         self.invariant_rounds += other.invariant_rounds
         self.engine_rounds += other.engine_rounds
+
+
+def lead_story(points: Sequence[Sequence[int]], winners: Sequence[int]) -> tuple[int, float | None]:
+    """(lead changes, decided at) of one match from its rounds' points per side.
+
+    After each round the side with the highest running total leads if it is alone
+    there. A lead change is a round after which a side leads alone that is not the last
+    side that led alone (a tie in between does not count as a change). ``decided at``
+    is, for a match with one winner, the share of its rounds played until the winner
+    led alone for good: ``k / rounds`` when it leads alone after round ``k`` and every
+    later round (1.0 when it does not lead alone after the last round); None for a
+    match without one winner.
+
+    >>> lead_story([(5, 0), (0, 9), (3, 0)], (1,))
+    (1, 0.6666666666666666)
+    """
+    totals = [0] * (len(points[0]) if points else 0)
+    last = -1
+    changes = 0
+    now = -1
+    streak = 0
+    for k, pts in enumerate(points):
+        for i, p in enumerate(pts):
+            totals[i] += p
+        best = max(totals)
+        top = [i for i, t in enumerate(totals) if t == best]
+        was = now
+        now = top[0] if len(top) == 1 else -1
+        if now >= 0:
+            if last >= 0 and now != last:
+                changes += 1
+            last = now
+            if now != was:
+                streak = k
+    if len(winners) != 1 or not points:
+        return changes, None
+    if now != winners[0]:
+        return changes, 1.0
+    return changes, (streak + 1) / len(points)
 
 
 def merged(parts: list[PlayTally]) -> PlayTally:

@@ -151,3 +151,73 @@ def required_clause_ids(rules: RulesFile) -> list[str]:
 
 def is_engine_clause(clause_id: str) -> bool:
     return clause_id in ENGINE_CLAUSES
+
+
+CLAUSE_PARAMS: dict[str, tuple[str, ...]] = {
+    "setup.deal": ("deal.hand_size",),
+    "setup.rest": ("deal.rest", "deal.stock_reserve"),
+    "setup.teams": ("players.teams",),
+    "setup.redeal": ("deal.redeal_doubles",),
+    "start.first": ("opening.first_starter", "opening.required_double"),
+    "start.no_double": ("opening.no_double",),
+    "start.later": ("opening.later_starter",),
+    "lead.any": ("opening.lead", "opening.later_lead"),
+    "lead.double": ("opening.lead",),
+    "lead.turned_up": ("opening.lead",),
+    "lead.skip_double": ("opening.turned_up_doubles",),
+    "play.match": ("board.shape",),
+    "play.doubles": ("board.shape",),
+    "play.draw": ("turn.draw", "deal.rest"),
+    "play.draw_limit": ("turn.draw", "turn.draw_limit"),
+    "play.play_drawn": ("turn.play_drawn",),
+    "play.pass": ("turn.draw",),
+    "end.out": (),
+    "end.blocked": ("turn.draw", "deal.stock_reserve"),
+    "end.reserve": ("deal.stock_reserve",),
+    "score.out": ("scoring.method", "scoring.out_points", "scoring.out_bonus"),
+    "score.blocked": ("scoring.method", "scoring.blocked_points"),
+    "score.tie": ("scoring.tie",),
+    "score.bonus": ("scoring.out_bonus",),
+    "score.bands": ("scoring.bands",),
+    "score.values": ("scoring.tile_values",),
+    "match.end": ("match.end", "match.rounds", "match.target"),
+    "match.tie": ("match.tie",),
+    "match.several_at_target": ("match.several_at_target",),
+}
+"""The parameters each engine clause depends on (``section.key`` of the rules file): a
+clause's text must agree with their values. The rules check compares them with the
+words a text uses (:data:`VALUE_WORDS`) and with a clause's ``written_for``."""
+
+VALUE_WORDS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
+    "board.shape": {
+        "line": {"en": (), "de": ()},
+        "spinner": {
+            "en": ("spinner", "two new directions", "short side"),
+            "de": ("spinner", "zwei neue richtungen", "schmalseite"),
+        },
+        "cross_doubles": {
+            "en": ("two new directions", "short side"),
+            "de": ("zwei neue richtungen", "schmalseite"),
+        },
+    },
+    "turn.draw": {
+        "none": {"en": (), "de": ()},
+        "until_playable": {
+            "en": ("until one fits", "until a tile fits", "until it fits", "until one can"),
+            "de": ("bis einer passt", "bis ein stein passt", "bis er passt"),
+        },
+        "limited": {"en": ("at most",), "de": ("höchstens",)},
+    },
+}
+"""Words (lower case) by which a clause text names a parameter's value: a clause that
+depends on the parameter and uses words of another value than the file's (and none of
+the file's own value) was written for other rules."""
+
+NUMERIC_PARAMS: dict[str, str] = {
+    "turn.draw_limit": "draw_limit",
+    "deal.stock_reserve": "reserve",
+    "match.target": "target",
+    "match.rounds": "rounds",
+}
+"""Numeric parameters and their placeholder: a clause depending on one should use the
+placeholder, or a number equal to the file's value."""

@@ -208,12 +208,84 @@ class Match(_Strict):
         return self
 
 
+PARAMETER_PATHS = (
+    "players.teams",
+    "players.direction",
+    "deal.rest",
+    "deal.stock_reserve",
+    "deal.redeal_doubles",
+    "opening.first_starter",
+    "opening.required_double",
+    "opening.lead",
+    "opening.turned_up_doubles",
+    "opening.no_double",
+    "opening.later_starter",
+    "opening.later_lead",
+    "board.shape",
+    "turn.draw",
+    "turn.draw_limit",
+    "turn.play_drawn",
+    "scoring.method",
+    "scoring.out_bonus",
+    "scoring.out_points",
+    "scoring.blocked_points",
+    "scoring.bands",
+    "scoring.tie",
+    "match.end",
+    "match.rounds",
+    "match.target",
+    "match.tie",
+    "match.several_at_target",
+)
+"""The parameters a clause's ``written_for`` may name (``section.key``)."""
+
+
 class Clause(_Strict):
     """One rule sentence (or a few) in both languages, with a stable id."""
 
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$", max_length=60)
     section: Literal["aim", "setup", "play", "scoring", "game_end"]
     text: I18n
+    written_for: dict[str, str | int] = Field(default_factory=dict)
+    """The parameter values the text was written for (``{"board.shape" =
+    "cross_doubles"}``): the rules check warns when the file's values differ."""
+
+    @field_validator("written_for")
+    @classmethod
+    def _written_for(cls, v: dict[str, str | int]) -> dict[str, str | int]:
+        unknown = sorted(k for k in v if k not in PARAMETER_PATHS)
+        if unknown:
+            raise ValueError(
+                f"written_for names unknown parameters: {', '.join(unknown)} "
+                f"(use one of {', '.join(PARAMETER_PATHS)})"
+            )
+        return v
+
+
+class CheckLimits(_Strict):
+    """Thresholds of the rules check's design diagnostics (``[check]``, all optional;
+    the defaults are in ``docs/rules-check.md``)."""
+
+    playing_time_minutes: float | None = Field(default=None, gt=0, le=1440)
+    """The promise (as on the box): a match lasts about this many minutes."""
+    playing_time_tolerance: float | None = Field(default=None, ge=1, le=10)
+    """Warn when a match lasts more than this times the promise on average."""
+    draws_per_dealt_max: float | None = Field(default=None, ge=0, le=100)
+    """Warn when a round draws more tiles than this times the tiles dealt."""
+    stock_drained_max: float | None = Field(default=None, ge=0, le=1)
+    """Warn when more than this share of rounds draws the whole stock."""
+    blocked_max: float | None = Field(default=None, ge=0, le=1)
+    """Warn when more than this share of rounds ends blocked."""
+    tie_max: float | None = Field(default=None, ge=0, le=1)
+    """Warn when more than this share of rounds has no single winner."""
+    first_player_excess_max: float | None = Field(default=None, ge=0, le=1)
+    """Warn when the starter wins more rounds than the fair share plus this."""
+    seat_match_excess_max: float | None = Field(default=None, ge=0, le=1)
+    """Warn when a seat wins more matches than the fair share plus this."""
+    significance: float | None = Field(default=None, gt=0, lt=0.5)
+    """The significance level of the seat-advantage tests."""
+    clause_share_min: float | None = Field(default=None, ge=0, le=1)
+    """Warn when a rule (not a fallback) decides fewer than this share of rounds."""
 
 
 class Note(_Strict):
@@ -235,6 +307,9 @@ class RulesFile(_Strict):
     set: str
     source: str = ""
     """Where the rules come from (a seed file name or an engine to reproduce)."""
+    pieces: Literal["cards", "tiles"] = Field(default="tiles", exclude=True)
+    """What the rules call a domino: ``cards`` (Karten) or ``tiles`` (Steine). The
+    booklet uses the same word; it does not change play (left out of dumps)."""
     name: I18n
     summary: I18n
     players: Players
@@ -246,6 +321,9 @@ class RulesFile(_Strict):
     match: Match
     clause: list[Clause] = Field(min_length=1)
     note: list[Note] = Field(default_factory=list)
+    check: CheckLimits = Field(default_factory=CheckLimits, exclude=True)
+    """Thresholds of the rules check's design diagnostics (optional). Not a rule of
+    play: left out of dumps of the parameters (which hash what decides play)."""
 
     @field_validator("format")
     @classmethod

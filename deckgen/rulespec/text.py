@@ -21,7 +21,6 @@ import string
 from typing import Any
 
 from deckgen.rulespec.model import RulesFile
-from deckgen.tiles import Tile
 
 SECTION_TITLES: dict[str, dict[str, str]] = {
     "aim": {"de": "Ziel des Spiels", "en": "Aim of the game"},
@@ -96,7 +95,7 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["redeal_doubles"] = rules.deal.redeal_doubles
     if rules.opening.required_double is not None:
         v = rules.opening.required_double
-        p["required_double"] = str(Tile(v, v))
+        p["required_double"] = f"{v}/{v}"  # tiles are written 6/6 in rule texts
     if rules.turn.draw_limit is not None:
         p["draw_limit"] = rules.turn.draw_limit
     if rules.scoring.out_bonus:

@@ -65,7 +65,9 @@ def test_booklet_says_where_figures_come_from(report: dict[str, Any], lang: str)
     rules = load_rules("card-domino")
     checked = facts_from_report(report, players=3)
     text = _text(rules, Extras(facts=checked), lang)
-    assert {"de": "Bericht der Regelprüfung", "en": "rules check report"}[lang] in text
+    assert {"de": "aus der vollständigen Regelprüfung", "en": "from the full rules check"}[
+        lang
+    ] in text
     rounds = report["players"]["3"]["stats"]["rounds"]
     shown = f"{rounds:,}".replace(",", "." if lang == "de" else ",")
     assert shown in text  # rounds on the title page and the quick reference

@@ -46,8 +46,8 @@ def test_sheet_is_two_pages_wide(make_labelled_pdf) -> None:  # type: ignore[no-
     reader = pypdf.PdfReader(io.BytesIO(impose_saddle_stitch(make_labelled_pdf(12))))
     assert len(reader.pages) == 6
     box = reader.pages[0].mediabox
-    assert float(box.width) == pytest.approx(2 * 419.53, abs=0.01)  # A4 landscape
-    assert float(box.height) == pytest.approx(595.28, abs=0.01)
+    assert float(box.width) == pytest.approx(841.89, abs=0.01)  # A4 landscape, 297 mm
+    assert float(box.height) == pytest.approx(595.28, abs=0.01)  # (was 296 mm: no paper)
 
 
 def test_every_page_once_and_folds_in_order() -> None:

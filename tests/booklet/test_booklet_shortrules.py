@@ -22,7 +22,7 @@ def test_fits_every_preset(preset, lang: str) -> None:  # type: ignore[no-untype
             safe_mm=preset.safe_mm,
         )
         assert text in short_rules_variants(rules, lang)
-        assert text.startswith(short_rules_variants(rules, lang)[-1])  # the summary leads
+        assert text.startswith(rules.summary(lang))  # the summary leads
 
 
 def test_text_comes_from_the_rules_file() -> None:
@@ -116,3 +116,34 @@ def test_every_short_rules_level_says_how_points_are_scored() -> None:
                 or "play.draw" in chosen
                 or not spec.has_clause("play.draw")
             ), (spec.id, level)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_selection_keeps_how_to_play_a_card(lang: str) -> None:
+    for spec in list_rules():
+        match = spec.clause_text("play.match", lang)
+        for text in short_rules_variants(spec, lang):
+            assert match in text, (spec.id, lang, text[:80])
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_shortened_selection_says_what_is_left_out(lang: str) -> None:
+    more = {"de": "Ausführlicher im Regelheft:", "en": "More in the rule booklet:"}[lang]
+    for spec in list_rules():
+        variants = short_rules_variants(spec, lang)
+        assert more not in variants[0]
+        for text in variants[1:]:
+            assert text.rstrip().splitlines()[-1].startswith(more), (spec.id, text[-120:])
+    last = short_rules_variants(load_rules("card-domino"), "de")[-1]
+    assert last.endswith("Verteilen, Rundenbeginn, Ziehen, Rundenende, Wertung und Spielende.")
+
+
+def test_german_demo_imprint_keeps_the_matching_rule() -> None:
+    from deckgen.booklet.make import demo_deck
+
+    rules = load_rules("card-domino")
+    deck = demo_deck(rules, "de")
+    text = short_rules_for_deck(rules, deck, lang="de")
+    assert rules.clause_text("play.match", "de") in text
+    if text != short_rules_variants(rules, "de")[0]:
+        assert "Ausführlicher im Regelheft:" in text

@@ -165,12 +165,12 @@ def test_load_rules_by_alias_matches_record_rules() -> None:
 
 def test_broken_invariant_during_replay_is_a_failed_replay(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """An engine invariant that breaks while replaying is reported, not a traceback."""
-    import deckgen.engine.core as core
+    import deckgen.engine.state as state
     from deckgen.engine.invariants import InvariantError
 
     rec = _record("two-player", 2, 3, ["random"])
     calls = {"n": 0}
-    real = core.check_tiles
+    real = state.check_tiles
 
     def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls["n"] += 1
@@ -178,7 +178,7 @@ def test_broken_invariant_during_replay_is_a_failed_replay(monkeypatch) -> None:
             raise InvariantError("tile 3 is in two places")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(core, "check_tiles", failing)
+    monkeypatch.setattr(state, "check_tiles", failing)
     report = replay(GameRecord.model_validate(rec))
     assert not report.ok and "invariant broke" in report.message
     assert "tile 3 is in two places" in report.message

@@ -9,6 +9,7 @@ import pytest
 
 from deckgen.engine import END_OUT, Engine, make_bots, play_match, simulate_rounds
 from deckgen.engine.players import RandomBot
+from deckgen.engine.setup import deal_tiles
 from deckgen.rulespec import list_rules, load_rules
 
 SPECS = {s.id: s for s in list_rules()}
@@ -103,7 +104,7 @@ def test_turned_up_start_tile_is_never_a_double_when_skipped() -> None:
 def test_partnership_first_round_opens_with_double_six_and_redeals_five_doubles() -> None:
     spec = SPECS["partnership"]
     e = Engine(spec, 4, check_invariants=True)
-    six = e.double_index[6]
+    six = e.t.double_index[6]
     redeals = 0
     rng = random.Random(2)
     for _ in range(400):
@@ -140,7 +141,7 @@ def test_deal_is_uniform(rid: str, players: int) -> None:
     count = 4000
     seen = [[0] * len(e.t.tiles) for _ in range(players)]
     for _ in range(count):
-        hands, _, dead = e._deal(rng)
+        hands, _, dead = deal_tiles(e.t, rng)
         assert dead & e.t.full_mask == dead and sum(
             h.bit_count() for h in hands
         ) + dead.bit_count() == len(e.t.tiles)
@@ -175,7 +176,7 @@ def test_special_tile_values_count_in_hands() -> None:
     spec = _variant("block-classic", {"scoring.tile_values": {"0-0": 25}}, [clause])
     assert "0-0 = 25" in spec.clause_text("score.values", "en")  # type: ignore[attr-defined]
     e = Engine(spec, 2, check_invariants=True)  # type: ignore[arg-type]
-    blank = e.double_index[0]
+    blank = e.t.double_index[0]
     rng = random.Random(4)
     seen = 0
     for _ in range(300):

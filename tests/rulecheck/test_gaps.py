@@ -120,7 +120,8 @@ def test_ok_exits_0_and_writes_both_reports(check_app, runner, tmp_path: Path) -
     assert "two-player: ok" in result.stdout and "starting player wins" in result.stdout
     assert json.loads(out.read_text())["verdict"] == "ok"
     assert md.read_text().startswith("# Rules check: Two-Player Domino")
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["c.json", "c.md", "sub"]
+    charts = [f"c.2p.{name}.svg" for name in ("clauses", "round-length", "wins")]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [*charts, "c.json", "c.md", "sub"]
 
 
 def test_console_script_exit_codes(tmp_path: Path) -> None:

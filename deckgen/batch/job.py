@@ -1,0 +1,130 @@
+"""Building one order: the work a pool worker or a queue worker does for a row.
+
+Takes an :class:`~deckgen.batch.orders.Order`, the batch settings and the output
+folder; builds the deck into a staging folder (``deck build`` with the deck's own
+print outputs), records the order in ``manifest.json``, publishes the folder by
+renaming it to ``<out>/<order>/`` and, if asked, zips it. Gives an
+:class:`~deckgen.batch.outcome.Outcome`; a user error in the row is a ``failed``
+outcome with its message, never an exception.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import traceback
+from pathlib import Path
+
+from deckgen import __version__
+from deckgen.batch import publish
+from deckgen.batch.deckload import load_order_deck
+from deckgen.batch.orders import Order
+from deckgen.batch.outcome import Outcome
+from deckgen.batch.settings import BatchSettings
+from deckgen.deck.build import OutputStep, build_deck
+from deckgen.deck.spec import LoadedDeck
+from deckgen.errors import DeckgenError
+from deckgen.export.tts import FINAL_DIR_OPTION
+from deckgen.progress import CollectingReporter, Reporter
+
+
+def order_record(order: Order) -> dict[str, object]:
+    """What ``manifest.json`` says about the order under the key ``order``."""
+    return {
+        "id": order.order_id,
+        "sheet": Path(order.sheet).name,
+        "row": order.row,
+        "quantity": order.quantity,
+        "inputs_sha256": order.fingerprint,
+        "deckgen_version": __version__,
+    }
+
+
+def output_steps(settings: BatchSettings, deck: LoadedDeck) -> list[OutputStep]:
+    """The extra ``deck build`` steps a deck of the batch runs (the export before print)."""
+    from deckgen.batch.printing import preset_outputs, print_steps
+
+    steps: list[OutputStep] = []
+    if settings.tts or "tts" in preset_outputs(deck):
+        from deckgen.export.tts import tts_step
+
+        steps.append(tts_step)
+    return steps + print_steps()
+
+
+def build_order(
+    order: Order, settings: BatchSettings, out_dir: Path, reporter: Reporter | None = None
+) -> Outcome:
+    """Build, publish and (if asked) zip one order's deck."""
+    started = time.monotonic()
+    reporter = reporter or CollectingReporter()
+    target = out_dir / order.order_id
+    stage: Path | None = None
+    try:
+        deck = load_order_deck(order, settings)
+        stage = publish.staging_folder(out_dir, order.order_id)
+        result = build_deck(
+            deck,
+            stage,
+            allow_outside=settings.allow_outside,
+            reporter=reporter,
+            preview=settings.preview,
+            extra_steps=output_steps(settings, deck),
+            options={FINAL_DIR_OPTION: target.absolute()},
+        )
+        publish.add_order_to_manifest(stage, order_record(order))
+        reporter.start("publishing", None)
+        publish.publish(stage, target)
+        stage = None
+        zip_file = finish_zip(order, settings, out_dir)
+    except DeckgenError as exc:
+        return Outcome(order.row, order.order_id, "failed", exc.message(), quantity=order.quantity)
+    except Exception as exc:  # a bug: keep the batch going, report it with its traceback
+        detail = "".join(traceback.format_exception_only(exc)).strip()
+        return Outcome(
+            order.row,
+            order.order_id,
+            "failed",
+            f"internal error ({detail}); please report it with:\n{traceback.format_exc()}",
+            quantity=order.quantity,
+        )
+    finally:
+        if stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)
+    return Outcome(
+        order.row,
+        order.order_id,
+        "built",
+        folder=str(target),
+        quantity=order.quantity,
+        seconds=time.monotonic() - started,
+        warnings=list(result.warnings),
+        zip=str(zip_file) if zip_file else None,
+    )
+
+
+def finish_zip(order: Order, settings: BatchSettings, out_dir: Path) -> Path | None:
+    """Write the order's zip if asked and it is missing or stale; its path (or None)."""
+    if not settings.make_zip:
+        return None
+    path = publish.zip_path(out_dir, order.order_id)
+    if not publish.zip_is_current(path, order.fingerprint):
+        publish.write_zip(out_dir / order.order_id, path, order.fingerprint)
+    return path
+
+
+def skipped_outcome(order: Order, settings: BatchSettings, out_dir: Path) -> Outcome | None:
+    """A ``skipped`` outcome when the order's finished deck is current, else None."""
+    target = out_dir / order.order_id
+    if publish.finished_fingerprint(target) != order.fingerprint:
+        return None
+    zip_file = finish_zip(order, settings, out_dir)
+    return Outcome(
+        order.row,
+        order.order_id,
+        "skipped",
+        "already built from the same inputs",
+        folder=str(target),
+        quantity=order.quantity,
+        zip=str(zip_file) if zip_file else None,
+    )

@@ -1,0 +1,89 @@
+"""The booklet's print edition: pages with bleed and page boxes, and the finishing hook.
+
+Takes the options a user gave (``--print``, ``--paper``) and finished booklet PDFs;
+gives what a print shop is sent:
+
+- ``booklet-<lang>-press.pdf``: every page laid out with 3 mm bleed (the cover's colour
+  runs into it), TrimBox at the trimmed page and BleedBox around the bleed, and
+  ``/PrintScaling /None`` so that nothing is scaled;
+- the saddle-stitch sheets (``--impose``) made from those pages, on real paper with crop
+  and fold marks (:mod:`deckgen.booklet.imposition`).
+
+The colour work a shop also asks for (CMYK, black text in K only, PDF/X-4) is done by
+the prepress package on finished PDFs. This module leaves one hook for it:
+``PrintOptions.finish``, a function that takes a finished PDF's bytes and returns the
+converted PDF; it is applied to the press edition and to the imposed sheets, after
+everything else, so the converter sees exactly the file that would otherwise be written.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from deckgen.booklet.paper import PAPERS
+from deckgen.errors import InputError
+
+BLEED_MM = 3.0
+"""Bleed of the print edition on every side of every page."""
+
+Finisher = Callable[[bytes], bytes]
+"""Turns a finished PDF into the shop's flavour (CMYK, K-only text, PDF/X-4): the hook
+for ``deckgen.prepress``."""
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How the booklet is printed: the print edition, the paper for imposed sheets, and
+    the finishing step."""
+
+    edition: bool = False
+    """Also write ``booklet-<lang>-press.pdf`` (bleed, boxes); impose from it."""
+    paper: str | None = None
+    """Paper of the imposed sheets (``a4``, ``sra4``, ...); None: the smallest that fits."""
+    bleed_mm: float = BLEED_MM
+    finish: Finisher | None = None
+    """Applied last to the press edition and the imposed sheets (CMYK / PDF/X hook)."""
+
+    def check(self, *, impose: bool) -> None:
+        """A clear error for options that would otherwise be ignored or cannot work."""
+        if self.paper is not None and not impose:
+            raise InputError(
+                "--paper only chooses the paper of the imposed sheets",
+                where="option --paper",
+                fix="add --impose, or leave --paper out",
+            )
+        if self.paper is not None and self.paper.lower() not in PAPERS:
+            raise InputError(
+                f"there is no paper '{self.paper}'",
+                where="option --paper",
+                fix=f"use one of {', '.join(PAPERS)}",
+            )
+        if not 0 <= self.bleed_mm <= 10:
+            raise InputError(
+                f"a bleed of {self.bleed_mm:g} mm is out of range",
+                where="bleed_mm",
+                fix="use 0 to 10 mm (3 mm is usual)",
+            )
+
+
+def no_scaling(pdf: bytes) -> bytes:
+    """``pdf`` with ``/ViewerPreferences /PrintScaling /None`` (its tags, fonts and
+    metadata untouched): a printer prints it at 100 %."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        prefs = doc.Root.get("/ViewerPreferences")
+        if not isinstance(prefs, pikepdf.Dictionary):
+            prefs = pikepdf.Dictionary()
+        prefs.PrintScaling = pikepdf.Name("/None")
+        doc.Root.ViewerPreferences = prefs
+        buf = io.BytesIO()
+        doc.save(buf, deterministic_id=True)
+        return buf.getvalue()
+
+
+def finished(pdf: bytes, options: PrintOptions) -> bytes:
+    """``pdf`` after the finishing hook, when there is one."""
+    return options.finish(pdf) if options.finish is not None else pdf

@@ -1,0 +1,207 @@
+"""Charts of a check report as SVG: pure functions from the report's dicts to SVG text.
+
+Takes a player count's section of the report; gives SVG documents: the distribution
+of round length (turns, with minutes on a second axis), the seats' round and match win
+rates with their 95 % intervals against the fair share, and how often each clause
+decides a round (or match). :func:`charts_of` gives every chart of a section by name.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+W, H = 640, 300
+LEFT, RIGHT, TOP, BOTTOM = 60, 40, 40, 50
+FONT = "font-family='DejaVu Sans, sans-serif'"
+BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#888888"
+
+
+def _svg(title: str, body: list[str], height: int = H) -> str:
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{W}' height='{height}' "
+        f"viewBox='0 0 {W} {height}' {FONT} font-size='12'>\n"
+        f"<rect width='{W}' height='{height}' fill='white'/>\n"
+        f"<text x='{W / 2}' y='22' text-anchor='middle' font-size='15' "
+        f"font-weight='bold'>{escape(title)}</text>\n" + "\n".join(body) + "\n</svg>\n"
+    )
+
+
+def _nice(top: float) -> float:
+    """A round axis maximum at or above ``top``."""
+    if top <= 0:
+        return 1.0
+    step = 10.0 ** math.floor(math.log10(top))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * step >= top:
+            return m * step
+    return 10 * step
+
+
+def round_length_svg(
+    hist: dict[str, int], seconds_per_turn: float, setup_seconds: float, title: str
+) -> str:
+    """Bars: share of rounds by turns; a second axis gives the minutes of such a round."""
+    counts = {int(k): v for k, v in hist.items()}
+    total = sum(counts.values()) or 1
+    lo, hi = (min(counts), max(counts)) if counts else (0, 1)
+    span = max(1, hi - lo + 1)
+    pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
+    ymax = _nice(max(counts.values(), default=1) / total)
+    bw = pw / span
+    body = [f"<line x1='{LEFT}' y1='{TOP + ph}' x2='{W - RIGHT}' y2='{TOP + ph}' stroke='black'/>"]
+    for t, k in sorted(counts.items()):
+        h = ph * (k / total) / ymax
+        x = LEFT + (t - lo) * bw
+        body.append(
+            f"<rect x='{x:.2f}' y='{TOP + ph - h:.2f}' width='{max(bw - 1, 0.8):.2f}' "
+            f"height='{h:.2f}' fill='{BLUE}'/>"
+        )
+    for i in range(5):
+        v = ymax * i / 4
+        y = TOP + ph - ph * i / 4
+        body.append(
+            f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>{100 * v:.0f} %</text>"
+        )
+        body.append(f"<line x1='{LEFT}' y1='{y:.1f}' x2='{W - RIGHT}' y2='{y:.1f}' stroke='#ddd'/>")
+    ticks = 6
+    for i in range(ticks + 1):
+        tick = lo + (span - 1) * i / ticks
+        x = LEFT + (tick - lo + 0.5) * bw
+        minutes = (tick * seconds_per_turn + setup_seconds) / 60
+        body.append(f"<text x='{x:.1f}' y='{TOP + ph + 16}' text-anchor='middle'>{tick:.0f}</text>")
+        body.append(
+            f"<text x='{x:.1f}' y='{TOP + ph + 30}' text-anchor='middle' fill='{GREY}'>"
+            f"{minutes:.1f} min</text>"
+        )
+    body.append(
+        f"<text x='{W / 2}' y='{H - 6}' text-anchor='middle'>turns per round "
+        f"(grey: minutes at {seconds_per_turn:g} s a turn + {setup_seconds:g} s a round)</text>"
+    )
+    return _svg(title, body)
+
+
+def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
+    """Per side: share of the rounds and of the matches with one winner, with 95 %
+    intervals, against the fair share (dashed)."""
+    fair = float(stats["first_player_fair_share"])
+    sides = round(1 / fair)
+    pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
+    groups: list[tuple[str, dict[str, Any]]] = [
+        ("rounds", stats["wins_by_seat"]),
+        ("matches", stats["match_winner"]),
+    ]
+    shares: list[list[tuple[float, float, float]]] = []
+    for _, tally in groups:
+        won = sum(int(tally.get(str(s), {}).get("count", 0)) for s in range(sides)) or 1
+        row = []
+        for s in range(sides):
+            node = tally.get(str(s), {})
+            k = int(node.get("count", 0))
+            of = int(node.get("of", 0)) or 1
+            ci = node.get("ci95") or [0.0, 0.0]
+            scale = of / won  # a share of all rounds -> a share of rounds with one winner
+            row.append((k / won, ci[0] * scale, ci[1] * scale))
+        shares.append(row)
+    ymax = _nice(max(max(h for _, _, h in row) for row in shares) * 1.1)
+    body = [f"<line x1='{LEFT}' y1='{TOP + ph}' x2='{W - RIGHT}' y2='{TOP + ph}' stroke='black'/>"]
+    for i in range(5):
+        y = TOP + ph - ph * i / 4
+        body.append(
+            f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>"
+            f"{100 * ymax * i / 4:.0f} %</text>"
+        )
+    slot = pw / sides
+    bw = slot / 3
+    for s in range(sides):
+        for g, (kind, _) in enumerate(groups):
+            v, lo, hi = shares[g][s]
+            x = LEFT + s * slot + slot / 6 + g * bw
+            h = ph * v / ymax
+            colour = BLUE if g == 0 else ORANGE
+            body.append(
+                f"<rect x='{x:.1f}' y='{TOP + ph - h:.1f}' width='{bw - 4:.1f}' height='{h:.1f}' "
+                f"fill='{colour}'><title>{kind}: {100 * v:.1f} %</title></rect>"
+            )
+            cx = x + (bw - 4) / 2
+            y1, y2 = TOP + ph - ph * lo / ymax, TOP + ph - ph * hi / ymax
+            body.append(
+                f"<line x1='{cx:.1f}' y1='{y1:.1f}' x2='{cx:.1f}' y2='{y2:.1f}' stroke='black'/>"
+            )
+            for y in (y1, y2):
+                body.append(
+                    f"<line x1='{cx - 4:.1f}' y1='{y:.1f}' x2='{cx + 4:.1f}' y2='{y:.1f}' "
+                    "stroke='black'/>"
+                )
+            body.append(
+                f"<text x='{cx:.1f}' y='{TOP + ph - h - 4 - (y1 - y2) / 2:.1f}' "
+                f"text-anchor='middle' font-size='10'>{100 * v:.1f}</text>"
+            )
+        body.append(
+            f"<text x='{LEFT + (s + 0.5) * slot:.1f}' y='{TOP + ph + 16}' "
+            f"text-anchor='middle'>{label} {s}</text>"
+        )
+    fy = TOP + ph - ph * fair / ymax
+    body.append(
+        f"<line x1='{LEFT}' y1='{fy:.1f}' x2='{W - RIGHT}' y2='{fy:.1f}' stroke='{GREY}' "
+        f"stroke-dasharray='6 4'/>"
+    )
+    body.append(
+        f"<text x='{W / 2}' y='{H - 8}' text-anchor='middle'><tspan fill='{BLUE}'>■ rounds"
+        f"</tspan>  <tspan fill='{ORANGE}'>■ matches</tspan>  (share of those with one "
+        f"winner, 95 % interval; dashed: fair {100 * fair:.1f} %)</text>"
+    )
+    return _svg(title, body)
+
+
+def clauses_svg(clauses: list[dict[str, Any]], title: str) -> str:
+    """Horizontal bars: the share of rounds (or matches) each clause decided."""
+    rows = len(clauses)
+    row_h = 18
+    height = TOP + rows * row_h + 40
+    label_w = 190
+    pw = W - label_w - RIGHT - 50
+    body = []
+    for i, c in enumerate(clauses):
+        y = TOP + i * row_h
+        share = c["share"] or 0.0
+        colour = GREY if c["decided"] == 0 else (BLUE if c["per"] == "round" else ORANGE)
+        body.append(
+            f"<text x='{label_w - 6}' y='{y + 13}' text-anchor='end'>{escape(c['id'])}</text>"
+        )
+        body.append(
+            f"<rect x='{label_w}' y='{y + 3}' width='{max(pw * share, 1.0):.1f}' "
+            f"height='{row_h - 6}' fill='{colour}'/>"
+        )
+        text = "never" if c["decided"] == 0 else f"{100 * share:.3g} %"
+        body.append(
+            f"<text x='{label_w + max(pw * share, 1.0) + 4:.1f}' y='{y + 13}'>{text}</text>"
+        )
+    body.append(
+        f"<text x='{W / 2}' y='{height - 10}' text-anchor='middle'><tspan fill='{BLUE}'>■ "
+        f"share of rounds</tspan>  <tspan fill='{ORANGE}'>■ share of matches</tspan></text>"
+    )
+    return _svg(title, body, height)
+
+
+def charts_of(key: str, sec: dict[str, Any], playing_time: dict[str, Any]) -> dict[str, str]:
+    """Every chart of one player count's section, by name (``round-length``, ``wins``,
+    ``clauses``)."""
+    st = sec["stats"]
+    return {
+        "round-length": round_length_svg(
+            st.get("turns_histogram", {}),
+            float(playing_time["seconds_per_turn"]),
+            float(playing_time["setup_seconds_per_round"]),
+            f"{key} players: length of a round ({st['rounds']:,} rounds)",
+        ),
+        "wins": wins_svg(
+            st,
+            f"{key} players: who wins rounds and matches",
+            "team" if round(1 / float(st["first_player_fair_share"])) < int(key) else "seat",
+        ),
+        "clauses": clauses_svg(
+            sec["coverage"]["clauses"], f"{key} players: how often each clause decides"
+        ),
+    }

@@ -1,0 +1,371 @@
+"""Design diagnostics: what a playtester would object to, as warnings with thresholds.
+
+Takes the rules and the report's per-player sections (statistics, coverage,
+feasibility); gives a list of warnings, each a JSON-ready dict ``{"id", "players",
+"message", "value", "threshold", "p_value"}``. Thresholds come from the rules file's
+optional ``[check]`` section, else from :data:`DEFAULTS` (documented in
+``docs/rules-check.md``). A warning makes the verdict ``warn`` (exit 5) unless the
+file has gaps or is broken.
+
+The diagnostics: draw-heavy rounds, rounds that drain a stock meant to last, matches
+far longer than the file's playing-time promise, high block and tie rates, an
+advantage of the starting player per round and of a seat per match (each with a
+significance test), rules that almost never decide anything (or can never), and
+clause texts that name parameter values the file does not have.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from deckgen.rulecheck.reachability import impossibility, unseen_bound
+from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.clauses import CLAUSE_PARAMS, NUMERIC_PARAMS, VALUE_WORDS
+
+WarningId = Literal[
+    "draw_heavy",
+    "stock_drained",
+    "playing_time",
+    "blocked",
+    "ties",
+    "first_player",
+    "seat_match",
+    "rare_clause",
+    "dead_clause",
+    "clause_params",
+]
+
+DEFAULTS: dict[str, float] = {
+    "playing_time_tolerance": 1.5,
+    "draws_per_dealt_max": 2.0,
+    "stock_drained_max": 0.10,
+    "blocked_max_drawing": 0.25,
+    "blocked_max_block_game": 0.75,
+    "tie_max": 0.05,
+    "first_player_excess_max": 0.10,
+    "seat_match_excess_max": 0.01,
+    "significance": 0.01,
+    "clause_share_min": 0.001,
+}
+"""Default thresholds (``blocked_max`` has one for games where players draw and one for
+block games, where a blocked round is the usual end)."""
+
+FALLBACK_CLAUSES = frozenset(
+    {"start.no_double", "setup.redeal", "score.tie", "match.tie", "match.several_at_target"}
+)
+"""Clauses for rare situations that a file must still decide: never "almost never"."""
+
+
+def limit(spec: RuleSpec, name: str) -> float:
+    """The threshold ``name`` from the file's ``[check]`` section or the default."""
+    value = getattr(spec.params.check, name, None)
+    if value is not None:
+        return float(value)
+    if name == "blocked_max":
+        draws = spec.params.turn.draw != "none" and spec.params.deal.rest == "stock"
+        return DEFAULTS["blocked_max_drawing" if draws else "blocked_max_block_game"]
+    return DEFAULTS[name]
+
+
+# ---------------------------------------------------------------- significance tests
+def z_upper(hits: int, trials: int, p0: float) -> float:
+    """One-sided p-value that the true share exceeds ``p0`` (normal approximation)."""
+    if trials == 0 or not 0 < p0 < 1:
+        return 1.0
+    z = (hits - trials * p0) / math.sqrt(trials * p0 * (1 - p0))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom (df >= 1)."""
+    if x <= 0:
+        return 1.0
+    if df % 2 == 0:  # exp(-x/2) * sum_{k < df/2} (x/2)^k / k!
+        term = total = math.exp(-x / 2)
+        for k in range(1, df // 2):
+            term *= (x / 2) / k
+            total += term
+        return min(1.0, total)
+    total = math.erfc(math.sqrt(x / 2))
+    term = math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    for k in range(1, (df + 1) // 2):
+        total += term
+        term *= x / (2 * k + 1)
+    return min(1.0, total)
+
+
+def equal_chances(counts: list[int]) -> float:
+    """p-value of the chi-square test that every side has the same chance."""
+    n = sum(counts)
+    k = len(counts)
+    if n == 0 or k < 2:
+        return 1.0
+    e = n / k
+    x = sum((c - e) ** 2 / e for c in counts)
+    return chi2_sf(x, k - 1)
+
+
+def start_rotation(spec: RuleSpec, players: int) -> list[int] | None:
+    """Rounds each side starts in a match, when the rules fix it (seat 0 starts round
+    1, then the next seat, for a fixed number of rounds); None when chance decides."""
+    p = spec.params
+    if p.opening.first_starter != "seat" or p.match.end != "rounds" or not p.match.rounds:
+        return None
+    if p.opening.later_starter != "next_seat":
+        return None
+    sides = spec.teams(players)
+    side_of = {seat: i for i, members in enumerate(sides) for seat in members}
+    starts = [0] * len(sides)
+    for k in range(p.match.rounds):
+        starts[side_of[k % players]] += 1
+    return starts
+
+
+# ---------------------------------------------------------------- the diagnostics
+def _warn(
+    wid: WarningId,
+    players: int | None,
+    message: str,
+    value: float | None = None,
+    threshold: float | None = None,
+    p_value: float | None = None,
+) -> dict[str, Any]:
+    return {
+        "id": wid,
+        "players": players,
+        "message": message,
+        "value": None if value is None else round(value, 5),
+        "threshold": threshold,
+        "p_value": None if p_value is None else float(f"{p_value:.3g}"),
+    }
+
+
+def _share(node: dict[str, Any]) -> tuple[int, int, float]:
+    return int(node["count"]), int(node["of"]), float(node["share"] or 0.0)
+
+
+def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The warnings of one player count (its first bot line-up's statistics)."""
+    out: list[dict[str, Any]] = []
+    st = sec["stats"]
+    f = sec["feasibility"]
+    rounds = int(st["rounds"])
+    who = f"{n} players"
+    # draw-heavy
+    draws = st["draws_per_round"].get("mean")
+    if draws is not None and f["dealt"]:
+        ratio = draws / f["dealt"]
+        lim = limit(spec, "draws_per_dealt_max")
+        if ratio > lim:
+            out.append(_warn(
+                "draw_heavy", n,
+                f"{who}: a round draws {draws:.1f} tiles on average, {ratio:.1f} times the "
+                f"{f['dealt']} tiles dealt (limit {lim:g} times)", ratio, lim,
+            ))  # fmt: skip
+    # a stock meant to last is drawn empty
+    drained = st.get("stock_drained")
+    meant_to_last = f["drawable"] >= 2 * f["dealt"] and not f["reserve"]
+    if drained and drained["of"] and meant_to_last:
+        k, of, share = _share(drained)
+        lim = limit(spec, "stock_drained_max")
+        if share > lim:
+            out.append(_warn(
+                "stock_drained", n,
+                f"{who}: {100 * share:.1f} % of rounds draw the whole stock of "
+                f"{f['drawable']} tiles ({k:,} of {of:,}; limit {100 * lim:g} %)", share, lim,
+            ))  # fmt: skip
+    # playing time against the file's promise
+    promise = spec.params.check.playing_time_minutes
+    minutes = st["playing_time_minutes"].get("mean")
+    if promise is not None and minutes is not None:
+        tol = limit(spec, "playing_time_tolerance")
+        if minutes > promise * tol:
+            out.append(_warn(
+                "playing_time", n,
+                f"{who}: a match takes about {minutes:.0f} minutes, more than {tol:g} times "
+                f"the {promise:g} minutes the file promises", minutes, promise * tol,
+            ))  # fmt: skip
+    # blocked rounds and ties
+    k, of, share = _share(st["round_end"]["blocked"])
+    lim = limit(spec, "blocked_max")
+    if of and share > lim:
+        out.append(_warn(
+            "blocked", n,
+            f"{who}: {100 * share:.1f} % of rounds end blocked (limit {100 * lim:g} %)",
+            share, lim,
+        ))  # fmt: skip
+    ties = st.get("ties")
+    if ties and ties["of"]:
+        k, of, share = _share(ties)
+        lim = limit(spec, "tie_max")
+        if share > lim:
+            out.append(_warn(
+                "ties", n,
+                f"{who}: {100 * share:.1f} % of rounds end in a tie for the lowest hand "
+                f"(limit {100 * lim:g} %)", share, lim,
+            ))  # fmt: skip
+    out += _seat_advantage(spec, n, st)
+    out += _rare_clauses(spec, n, sec, rounds)
+    return out
+
+
+def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    who = f"{n} players"
+    alpha = limit(spec, "significance")
+    fair = float(st["first_player_fair_share"])
+    k, of, share = _share(st["first_player_win_share"])
+    p_round = z_upper(k, of, fair)
+    lim = limit(spec, "first_player_excess_max")
+    if of and share - fair > lim and p_round < alpha:
+        out.append(_warn(
+            "first_player", n,
+            f"{who}: the starting player wins {100 * share:.1f} % of the rounds won, "
+            f"{100 * (share - fair):.1f} points above the fair {100 * fair:.1f} % "
+            f"(limit {100 * lim:g}; p = {p_round:.2g})", share - fair, lim, p_round,
+        ))  # fmt: skip
+    # per match: the seats' shares of the matches with one winner
+    sides = round(1 / fair)
+    mw = st["match_winner"]
+    counts = [int(mw.get(str(s), {}).get("count", 0)) for s in range(sides)]
+    won = sum(counts)
+    if won == 0:
+        return out
+    p_match = equal_chances(counts)
+    best = max(range(sides), key=lambda s: counts[s])
+    excess = counts[best] / won - 1 / sides
+    mlim = limit(spec, "seat_match_excess_max")
+    rotation = start_rotation(spec, n)
+    uneven = rotation is not None and len(set(rotation)) > 1
+    label = "team" if spec.params.players.teams != "none" else "seat"
+    if excess > mlim and p_match < alpha:
+        why = f"p = {p_match:.2g}, chi-square test of equal chances over {won:,} matches"
+        if uneven and rotation is not None:
+            why += f"; {label}s start {', '.join(map(str, rotation))} rounds of a match"
+        out.append(_warn(
+            "seat_match", n,
+            f"{who}: {label} {best} wins {100 * counts[best] / won:.1f} % of the matches, "
+            f"{100 * excess:.1f} points above the fair {100 / sides:.1f} % ({why})",
+            excess, mlim, p_match,
+        ))  # fmt: skip
+    elif uneven and rotation is not None and share > fair and p_round < alpha:
+        most = max(range(sides), key=lambda s: rotation[s])
+        out.append(_warn(
+            "seat_match", n,
+            f"{who}: {label} {most} starts {rotation[most]} of the {sum(rotation)} rounds of "
+            f"a match ({label}s: {', '.join(map(str, rotation))}), and the starting player "
+            f"wins {100 * share:.1f} % of rounds against a fair {100 * fair:.1f} % "
+            f"(p = {p_round:.2g}): so {label} {most} can expect an advantage per match. "
+            f"Measured so far: {100 * counts[most] / won:.1f} % of {won:,} matches against "
+            f"a fair {100 / sides:.1f} % (chi-square test of equal chances: p = "
+            f"{p_match:.2g}; a small edge needs many matches to show)",
+            counts[most] / won - 1 / sides, mlim, p_round,
+        ))  # fmt: skip
+    return out
+
+
+def _rare_clauses(spec: RuleSpec, n: int, sec: dict[str, Any], rounds: int) -> list[dict[str, Any]]:
+    lim = limit(spec, "clause_share_min")
+    rare: list[str] = []
+    out: list[dict[str, Any]] = []
+    for c in sec["coverage"]["clauses"]:
+        cid = c["id"]
+        if cid in FALLBACK_CLAUSES or not c["of"]:
+            continue
+        proof = impossibility(spec, n, cid, sec["feasibility"])
+        if c["decided"] == 0 and proof is not None:
+            out.append(_warn(
+                "dead_clause", n,
+                f"{n} players: the rule {cid} can never decide anything: {proof}",
+            ))  # fmt: skip
+            continue
+        share = c["decided"] / c["of"]
+        if c["decided"] == 0 and unseen_bound(c["of"]) < lim:
+            rare.append(f"{cid} (never in {c['of']:,} {_per(c)})")
+        elif 0 < share < lim:
+            rare.append(f"{cid} ({100 * share:.3g} % of {_per(c)})")
+    if rare:
+        out.append(_warn(
+            "rare_clause", n,
+            f"{n} players: rules that almost never decide anything (below "
+            f"{100 * lim:g} %): " + ", ".join(rare), None, lim,
+        ))  # fmt: skip
+    return out
+
+
+def _per(c: dict[str, Any]) -> str:
+    return "rounds" if c["per"] == "round" else "matches"
+
+
+def diagnose_texts(spec: RuleSpec) -> list[dict[str, Any]]:
+    """Clauses whose text names a parameter value that the file does not have."""
+    out: list[dict[str, Any]] = []
+    values = _values(spec)
+    for clause in spec.params.clause:
+        deps = CLAUSE_PARAMS.get(clause.id, ())
+        for key, want in clause.written_for.items():
+            have = values.get(key)
+            if str(have) != str(want):
+                out.append(_warn(
+                    "clause_params", None,
+                    f"clause {clause.id} was written for {key} = {want}, but the file has "
+                    f"{key} = {have}: rewrite the clause or its written_for",
+                ))  # fmt: skip
+        for key in deps:
+            msg = _words_mismatch(clause.id, key, values.get(key), clause.text.en, clause.text.de)
+            if msg is None:
+                msg = _number_mismatch(clause.id, key, values.get(key), clause.text.en)
+            if msg is not None and not any(w["message"] == msg for w in out):
+                out.append(_warn("clause_params", None, msg))
+    return out
+
+
+def _values(spec: RuleSpec) -> dict[str, Any]:
+    data = spec.params.model_dump()
+    out: dict[str, Any] = {}
+    for section, node in data.items():
+        if isinstance(node, dict):
+            for key, value in node.items():
+                out[f"{section}.{key}"] = value
+    return out
+
+
+def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> str | None:
+    table = VALUE_WORDS.get(key)
+    if table is None or have not in table:
+        return None
+    texts = {"en": en.lower(), "de": de.lower()}
+    own = table[str(have)]
+    found: list[str] = []
+    said: list[str] = []
+    for value, words in table.items():
+        if value == have:
+            continue
+        for lang, text in texts.items():
+            hits = [w for w in words[lang] if w in text and w not in own[lang]]
+            if hits:
+                found.append(value)
+                said.append(f"'{hits[0]}' ({lang})")
+                break
+    if not found:
+        return None
+    return (
+        f"clause {cid} says {said[0]}, which describes {key} = {' or '.join(found)}, but "
+        f"the file has {key} = {have}: rewrite the clause for {have} or change {key}"
+    )
+
+
+def _number_mismatch(cid: str, key: str, have: Any, en: str) -> str | None:
+    import re
+
+    name = NUMERIC_PARAMS.get(key)
+    if name is None or have is None or "{" + name + "}" in en:
+        return None
+    numbers = {int(x) for x in re.findall(r"(?<![\d{-])(\d+)(?![\d}-])", en)}
+    if numbers and int(have) not in numbers:
+        return (
+            f"clause {cid} names {', '.join(map(str, sorted(numbers)))} but the file has "
+            f"{key} = {have}: write {{{name}}} in the text instead of the number"
+        )
+    return None

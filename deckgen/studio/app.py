@@ -1,0 +1,479 @@
+"""The studio's routes: the page, the deck's state, changes, pictures, previews, downloads.
+
+:func:`create_app` takes a :class:`~deckgen.studio.project.StudioProject` and the
+guard's settings; gives an ASGI app (Starlette behind
+:class:`~deckgen.studio.security.StudioGuard`). Every route names things by key, slot
+or card id, never by path. A change answers with the whole new state (or 400 and one
+message per key, shown next to the field that caused it).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from deckgen.deck.spec import DEMO_PREFIX
+from deckgen.errors import DeckgenError
+from deckgen.resources import images_dir
+from deckgen.studio.i18n import Language, pick_language, translations
+from deckgen.studio.previews import BACK, PreviewCache, card_ids
+from deckgen.studio.project import (
+    EDITABLE_KEYS,
+    ChangeRejected,
+    Crop,
+    StudioProject,
+    is_demo,
+    ref_file,
+    ref_focus,
+    sentence,
+)
+from deckgen.studio.security import GuardSettings, StudioGuard
+from deckgen.studio.slots import (
+    Slot,
+    UnknownSlot,
+    all_slots,
+    parse_slot,
+    picture_quality,
+    slot_frame,
+)
+
+PACKAGE = Path(__file__).resolve().parent
+STATIC_FILES = {"studio.js": "text/javascript", "studio.css": "text/css"}
+MAX_JSON_BYTES = 100_000
+THUMB_PX = 1200
+ZOOM_RANGE = (1.0, 4.0)
+NO_STORE = {"cache-control": "no-store"}
+
+
+@functools.cache
+def _env(lang: Language) -> Any:
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    env = Environment(
+        loader=FileSystemLoader(PACKAGE / "templates"),
+        autoescape=select_autoescape(["j2", "html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+class BadRequest(Exception):
+    def __init__(self, errors: dict[str, str], status: int = 400) -> None:
+        self.errors = errors
+        self.status = status
+
+
+def _picture_path(project: StudioProject, file: str) -> Path:
+    """The file a picture reference names: deckgen's demo art or a file in the project."""
+    if file.startswith(DEMO_PREFIX):
+        from deckgen.paths import resolve_inside
+
+        return resolve_inside(images_dir(), file[len(DEMO_PREFIX) :], where="demo art")
+    return project.path(file)
+
+
+def _picture_size(path: Path) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        width, height = im.size
+        try:
+            orientation = int(im.getexif().get(0x0112, 1))
+        except Exception:
+            orientation = 1
+    return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
+
+
+class Studio:
+    """The app's state: the project, the preview cache and the translations."""
+
+    def __init__(self, project: StudioProject) -> None:
+        self.project = project
+        self.previews = PreviewCache()
+
+    # -- state -------------------------------------------------------------------------
+    def slot_state(self, slot: Slot, deck: Any) -> dict[str, Any]:
+        project = self.project
+        ref = project.picture_ref(slot)
+        file = ref_file(ref)
+        frame = slot_frame(slot, deck)
+        out: dict[str, Any] = {
+            "name": slot.name,
+            "key": slot.dotted,
+            "frame": frame,
+            "file": None,
+            "demo": False,
+        }
+        if file is None:
+            return out
+        crop = project.crops.get(file)
+        shown_file = crop.original if crop else file
+        try:
+            size = _picture_size(_picture_path(project, shown_file))
+        except (OSError, ValueError, DeckgenError):
+            return out
+        zoom = crop.zoom if crop else 1.0
+        focus = crop.focus if crop else ref_focus(ref)
+        box = (frame["box"][2], frame["box"][3])
+        digest = hashlib.sha256(f"{file}|{shown_file}".encode()).hexdigest()[:10]
+        out.update(
+            {
+                "file": Path(file).name,
+                "demo": is_demo(ref),
+                "url": f"/api/picture/{slot.name}?v={digest}",
+                "original_url": f"/api/picture/{slot.name}?v={digest}&original=1",
+                "size_px": list(size),
+                "focus": list(focus),
+                "zoom": zoom,
+                "quality": picture_quality(size, box, frame["fit"], zoom),
+            }
+        )
+        return out
+
+    def state(self, lang: Language) -> dict[str, Any]:
+        project = self.project
+        with project.lock:
+            deck = project.loaded()
+            fields = {key: project.get(key) for key in sorted(EDITABLE_KEYS)}
+            fields["profile"] = project.get("preset") or ""
+            keys = self.previews.keys(project)
+            t = translations(lang)
+            labels = {
+                "cover": t.gettext("Cover"),
+                "imprint": t.gettext("Imprint"),
+                BACK: t.gettext("Back"),
+            }
+            return {
+                "version": project.version,
+                "deck_file": project.deck_path.name,
+                "folder": str(project.folder),
+                "fields": fields,
+                "card": {
+                    "width_mm": deck.width_mm,
+                    "height_mm": deck.height_mm,
+                    "radius_mm": deck.corner_radius_mm,
+                },
+                "max_pip": deck.dset.max_pip,
+                "slots": {s.name: self.slot_state(s, deck) for s in all_slots(deck.dset.max_pip)},
+                "cards": [
+                    {"id": c, "key": keys[c], "label": labels.get(c, c)}
+                    for c in card_ids(deck.dset.max_pip)
+                ],
+                "notes": dict(self.previews.notes),
+            }
+
+    # -- changes -----------------------------------------------------------------------
+    def set_field(self, key: str, value: Any) -> None:
+        if key == "profile":
+            self.set_profile(str(value or ""))
+            return
+        if key not in EDITABLE_KEYS:
+            raise BadRequest({key: "unknown key"})
+        if not isinstance(value, str | int | float | bool) or (
+            isinstance(value, float) and value != value
+        ):
+            raise BadRequest({key: "not a value"})
+        self.project.set_value(key, value)
+
+    def set_profile(self, name: str) -> None:
+        from deckgen.studio.printing import profile_card, profile_names
+
+        if name and name not in profile_names():
+            raise BadRequest({"profile": "unknown profile"})
+        if name:
+            card = profile_card(name)
+            changes = {f"card.{k}": v for k, v in card.items()}
+            changes["preset"] = name
+            self.project.set_many(changes)
+        else:
+            self.project.set_many({}, remove=("preset",))
+
+    def crop(self, slot: Slot, focus: tuple[float, float], zoom: float) -> None:
+        from deckgen.studio.uploads import crop_picture
+
+        project = self.project
+        with project.lock:
+            ref = project.picture_ref(slot)
+            file = ref_file(ref)
+            if file is None:
+                raise BadRequest({slot.dotted: "there is no picture to crop"})
+            crop = project.crops.get(file)
+            original = crop.original if crop else file
+            deck = project.loaded()
+            frame = slot_frame(slot, deck)
+            if frame["fit"] != "cover" or zoom <= 1.0001:
+                new_ref: Any = (
+                    original if focus == (0.5, 0.5) else {"file": original, "focus": list(focus)}
+                )
+                project.set_picture(slot, new_ref)
+                return
+            box_w, box_h = frame["box"][2], frame["box"][3]
+            made = crop_picture(
+                project,
+                _picture_path(project, original),
+                slot=slot.name,
+                box_ratio=box_w / box_h,
+                zoom=zoom,
+                focus=focus,
+            )
+            project.remember_crop(made.file, Crop(original, zoom, focus))
+            project.set_picture(slot, made.file)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_JSON_BYTES):
+        raise BadRequest({"request": "too large"}, 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_JSON_BYTES:
+            raise BadRequest({"request": "too large"}, 413)
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise BadRequest({"request": "not JSON"}) from None
+    if not isinstance(data, dict):
+        raise BadRequest({"request": "not a JSON object"})
+    return data
+
+
+def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
+    """The studio as an ASGI app, guarded."""
+    studio = Studio(project)
+
+    def lang_of(request: Request) -> Language:
+        return pick_language(request.headers.get("accept-language"))
+
+    def slot_of(request: Request) -> Slot:
+        try:
+            return parse_slot(request.path_params["slot"], project.max_pip)
+        except UnknownSlot:
+            raise BadRequest({"slot": "no such picture slot"}, 404) from None
+
+    async def answer(request: Request, work: Any) -> Response:
+        lang = lang_of(request)
+        try:
+            await run_in_threadpool(work)
+        except BadRequest as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status, headers=NO_STORE)
+        except ChangeRejected as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, 400, headers=NO_STORE)
+        except DeckgenError as exc:
+            return JSONResponse(
+                {"ok": False, "errors": {"_": exc.message()}}, 400, headers=NO_STORE
+            )
+        state = await run_in_threadpool(studio.state, lang)
+        return JSONResponse({"ok": True, "state": state}, headers=NO_STORE)
+
+    async def page(request: Request) -> Response:
+        from deckgen.studio.printing import card_sizes, profiles
+
+        lang = lang_of(request)
+        state = await run_in_threadpool(studio.state, lang)
+        from deckgen.rulespec import list_rules
+
+        rules = await run_in_threadpool(lambda: [(r.id, r.name(lang)) for r in list_rules()])
+        html = (
+            _env(lang)
+            .get_template("page.html.j2")
+            .render(
+                lang=lang,
+                state=state,
+                sizes=card_sizes(),
+                profiles=profiles(),
+                rules=rules,
+                sets=[f"double-{n}" for n in range(6, 13)],
+            )
+        )
+        return HTMLResponse(html, headers={**NO_STORE, "content-security-policy": _CSP})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC_FILES:
+            return Response("not found", 404)
+        return Response((PACKAGE / "static" / name).read_bytes(), media_type=STATIC_FILES[name])
+
+    async def get_state(request: Request) -> Response:
+        return JSONResponse(
+            await run_in_threadpool(studio.state, lang_of(request)), headers=NO_STORE
+        )
+
+    async def post_field(request: Request) -> Response:
+        try:
+            body = await _json(request)
+        except BadRequest as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+        key = str(body.get("key", ""))
+        return await answer(request, lambda: studio.set_field(key, body.get("value")))
+
+    async def put_picture(request: Request) -> Response:
+        from deckgen.studio.uploads import MAX_UPLOAD_BYTES, accept_picture, receive_upload
+
+        try:
+            slot = slot_of(request)
+        except BadRequest as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
+            msg = f"the picture is larger than {MAX_UPLOAD_BYTES / 1e6:.0f} MB; use a smaller one"
+            return JSONResponse({"ok": False, "errors": {slot.dotted: msg}}, 413)
+        shown = _shown_name(request.headers.get("x-file-name", ""))
+        try:
+            tmp = await receive_upload(project, request.stream())
+        except DeckgenError as exc:
+            return JSONResponse({"ok": False, "errors": {slot.dotted: exc.message()}}, 413)
+
+        def work() -> None:
+            try:
+                made = accept_picture(project, tmp, slot=slot.name, shown_name=shown)
+            except DeckgenError as exc:
+                raise BadRequest({slot.dotted: sentence(exc)}) from None
+            project.set_picture(slot, made.file)
+
+        return await answer(request, work)
+
+    async def delete_picture(request: Request) -> Response:
+        try:
+            slot = slot_of(request)
+        except BadRequest as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+        return await answer(request, lambda: project.set_picture(slot, None))
+
+    async def get_picture(request: Request) -> Response:
+        try:
+            slot = slot_of(request)
+        except BadRequest as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+        original = request.query_params.get("original") == "1"
+        data = await run_in_threadpool(_thumbnail, project, slot, original)
+        if data is None:
+            return Response("no picture", 404)
+        return Response(
+            data, media_type="image/png", headers={"cache-control": "private, max-age=3600"}
+        )
+
+    async def post_crop(request: Request) -> Response:
+        try:
+            slot = slot_of(request)
+            body = await _json(request)
+            fx, fy = (float(v) for v in body.get("focus", (0.5, 0.5)))
+            zoom = float(body.get("zoom", 1.0))
+        except BadRequest as exc:
+            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+        except (TypeError, ValueError):
+            return JSONResponse({"ok": False, "errors": {"crop": "focus [x, y] and zoom"}}, 400)
+        if not (0 <= fx <= 1 and 0 <= fy <= 1 and ZOOM_RANGE[0] <= zoom <= ZOOM_RANGE[1]):
+            return JSONResponse({"ok": False, "errors": {"crop": "focus 0..1 and zoom 1..4"}}, 400)
+        focus = (round(fx, 4), round(fy, 4))
+        return await answer(request, lambda: studio.crop(slot, focus, round(zoom, 3)))
+
+    async def card_png(request: Request) -> Response:
+        card = request.path_params["card"]
+        if card not in card_ids(project.max_pip):
+            return Response("no such card", 404)
+        try:
+            data = await run_in_threadpool(studio.previews.png, project, card)
+        except DeckgenError as exc:
+            return JSONResponse({"ok": False, "errors": {"_": exc.message()}}, 400)
+        except KeyError:
+            return Response("no such card", 404)
+        return Response(
+            data, media_type="image/png", headers={"cache-control": "private, max-age=600"}
+        )
+
+    async def print_zip(request: Request) -> Response:
+        from deckgen.studio.printing import build_print_zip
+
+        try:
+            data, _warnings = await run_in_threadpool(build_print_zip, project)
+        except DeckgenError as exc:
+            return JSONResponse({"ok": False, "errors": {"_": exc.message()}}, 400)
+        return _download(data, f"{_slug(project)}-print.zip")
+
+    async def deck_zip_route(request: Request) -> Response:
+        from deckgen.studio.printing import deck_zip
+
+        data = await run_in_threadpool(deck_zip, project)
+        return _download(data, f"{_slug(project)}-deck.zip")
+
+    routes = [
+        Route("/", page),
+        Route("/static/{name}", static),
+        Route("/api/state", get_state),
+        Route("/api/field", post_field, methods=["POST"]),
+        Route("/api/picture/{slot}", get_picture, methods=["GET"]),
+        Route("/api/picture/{slot}", put_picture, methods=["PUT"]),
+        Route("/api/picture/{slot}", delete_picture, methods=["DELETE"]),
+        Route("/api/crop/{slot}", post_crop, methods=["POST"]),
+        Route("/api/card/{card}.png", card_png),
+        Route("/download/print.zip", print_zip),
+        Route("/download/deck.zip", deck_zip_route),
+    ]
+    app = Starlette(routes=routes)
+    app.state.studio = studio
+    guarded = StudioGuard(app, settings)
+    guarded.studio = studio  # type: ignore[attr-defined]
+    return guarded
+
+
+_CSP = (
+    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+def _shown_name(header: str) -> str:
+    """The browser's file name, for messages only (never a path)."""
+    from urllib.parse import unquote
+
+    name = unquote(header).replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable())[:80]
+    return name or "picture"
+
+
+def _slug(project: StudioProject) -> str:
+    from deckgen.deck.spec import slugify
+
+    return slugify(str(project.get("name") or "deck"))
+
+
+def _download(data: bytes, name: str) -> Response:
+    return Response(
+        data,
+        media_type="application/zip",
+        headers={"content-disposition": f'attachment; filename="{name}"', **NO_STORE},
+    )
+
+
+def _thumbnail(project: StudioProject, slot: Slot, original: bool) -> bytes | None:
+    """The slot's picture (or the upload it was cropped from), at most THUMB_PX a side."""
+    from deckgen.deck.pictures import open_picture
+
+    with project.lock:
+        file = ref_file(project.picture_ref(slot))
+        if file is None:
+            return None
+        crop = project.crops.get(file) if original else None
+        path = _picture_path(project, crop.original if crop else file)
+    try:
+        im = open_picture(path, where=slot.dotted).image
+    except DeckgenError:
+        return None
+    im.thumbnail((THUMB_PX, THUMB_PX))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
