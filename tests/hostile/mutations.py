@@ -87,7 +87,10 @@ def _apply(data: Any, path: tuple[Any, ...], how: str, draw: st.DrawFn) -> Any:
     elif how == "add" and isinstance(old, dict):
         old[draw(st.sampled_from(["extra", "x\x00", "\x1b", "k" * 300]))] = draw(VALUES)
     elif how == "grow" and isinstance(old, list | str):
-        parent[last] = old * draw(st.sampled_from([2, 50, 5000]))
+        # Past the file size limit, but never so large that the test itself runs out
+        # of memory writing the file (a list of 120,000-character texts times 5,000).
+        factor = draw(st.sampled_from([2, 50, 5000]))
+        parent[last] = old * max(1, min(factor, 4_000_000 // max(1, len(repr(old)))))
     else:
         parent[last] = draw(VALUES)
     return data
