@@ -7,11 +7,12 @@ STAMP  := $(VENV)/.deckgen-installed
 # pytest workers: all cores; override with `make test WORKERS=1`.
 WORKERS ?= auto
 
-.PHONY: demo test bench lint typecheck sysdeps clean help
+.PHONY: demo test fuzz bench lint typecheck sysdeps clean help
 
 help:
 	@echo "make demo   - set up .venv and write the demo outputs to output/demo/"
 	@echo "make test   - set up .venv and run the whole test suite"
+	@echo "make fuzz   - the hostile-input suite with thousands of examples (long)"
 	@echo "make bench  - run the benchmarks in bench/ (by hand, not in CI)"
 	@echo "make lint   - ruff and mypy"
 
@@ -30,6 +31,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(WORKERS) -q
+
+# The property-based hostile-input and fault suite (tests/hostile/, docs/limits.md)
+# with thousands of examples per property instead of the few `make test` runs.
+fuzz: $(STAMP)
+	DECKGEN_FUZZ=1 $(BIN)/python -m pytest -n $(WORKERS) -q tests/hostile
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -10,7 +10,6 @@ templates. Files are written atomically through a staged folder.
 from __future__ import annotations
 
 import io
-import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +27,6 @@ from deckgen.booklet.model import CardPicture
 from deckgen.booklet.paper import plan_sheet
 from deckgen.booklet.printedition import PrintOptions, finished, no_scaling
 from deckgen.errors import InputError
-from deckgen.paths import read_limited
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import PROJECT_ROOT, images_dir
 from deckgen.rulespec import RuleSpec, load_rules
@@ -122,20 +120,10 @@ def card_pictures(
 
 
 def load_check_report(path: str | Path) -> dict[str, Any]:
-    """The rules check's JSON report (size-limited; a clear error if it is not JSON)."""
-    path = Path(path)
-    data = read_limited(path, max_bytes=MAX_REPORT_BYTES, what="check report", where="--check")
-    try:
-        report = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(
-            f"the check report '{path}' is not JSON: {exc}",
-            where="option --check",
-            fix="pass the file written by `deckgen rules check --json FILE`",
-        ) from None
-    if not isinstance(report, dict):
-        raise InputError(f"the check report '{path}' is not a JSON object", where="--check")
-    return report
+    """The rules check's JSON report, validated as an input file (deckgen/reportfile.py)."""
+    from deckgen.reportfile import load_check_report as load_validated
+
+    return load_validated(path)
 
 
 def booklet_facts(rules: RuleSpec, check_report: Mapping[str, Any] | None) -> PlayFacts:

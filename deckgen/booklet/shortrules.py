@@ -249,10 +249,29 @@ def imprint_rules_for(deck: LoadedDeck) -> str | None:
     (the deck prints that as it is). An unknown id is an InputError with a suggestion;
     rules that cannot fit are a SpecError.
     """
-    from deckgen.rulespec import load_rules
+    from deckgen.errors import InputError
+    from deckgen.paths import resolve_inside
+    from deckgen.rulespec import bundled_suggestion, find_bundled, load_rules_file
 
     ref = deck.spec.imprint.rules.strip()
     if not ref or not RULES_REF.match(ref):
         return None
-    rules = load_rules(ref)
+    where = f"{deck.path}, key imprint.rules"
+    if ref.endswith(".toml"):
+        # A rules file of the deck's own: read from the deck's folder, staying inside it.
+        path = resolve_inside(deck.path.resolve().parent, ref, where=where)
+        rules = load_rules_file(path)
+    else:
+        found = find_bundled(ref)
+        if found is None:
+            hint = bundled_suggestion(ref)
+            if not hint:
+                return None  # a one-word free text, printed as it is
+            raise InputError(
+                f"unknown rules '{ref}'; {hint}",
+                where=where,
+                fix="name a bundled rules id (`deckgen rules list`), a .toml file next to "
+                "the deck file, or write the text you want printed",
+            )
+        rules = found
     return short_rules_for_deck(rules, deck, lang=deck.spec.language)

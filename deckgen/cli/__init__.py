@@ -30,11 +30,26 @@ class _DeckgenGroup(TyperGroup):
     """
 
     def invoke(self, ctx: Any) -> Any:
+        from deckgen.errors import machine_error
+        from deckgen.interrupts import Terminated, terminate_like_ctrl_c
+
         try:
-            return super().invoke(ctx)
+            with terminate_like_ctrl_c():
+                return super().invoke(ctx)
         except DeckgenError as exc:
             typer.echo(f"error: {exc.message()}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except (OSError, MemoryError) as exc:
+            # Faults of the machine (disk full, read-only, no permission, no memory)
+            # that no edge turned into a DeckgenError yet: still one paragraph, exit 2.
+            error = machine_error(exc)
+            if error is None:
+                raise
+            typer.echo(f"error: {error.message()}", err=True)
+            raise typer.Exit(error.exit_code) from None
+        except Terminated as exc:
+            typer.echo(f"deckgen: stopped by {exc} (nothing half-written kept)", err=True)
+            raise typer.Exit(128 + exc.signum) from None
 
 
 app = typer.Typer(

@@ -144,11 +144,11 @@ def check_command(
             "--seconds-per-turn is out of range", where="option --seconds-per-turn",
             fix="use 0.1 to 3600",
         )  # fmt: skip
-    for target in (json_file, md_file):
-        if target is not None and target.is_dir():
-            raise InputError(
-                f"'{target}' is a folder", where="option --json/--md", fix="give a file name"
-            )
+    from deckgen.paths import check_output_file
+
+    for target, option in ((json_file, "--json"), (md_file, "--md")):
+        if target is not None:
+            check_output_file(target, where=f"option {option}")
     opts = CheckOptions(
         rounds=rounds,
         players=_int_list(players, "option --players") if players else None,

@@ -21,6 +21,9 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+MAX_NAME_CHARS = 200
+"""The longest ``deck new --name`` (it becomes the cover title)."""
+
 DeckFileArg = Annotated[Path, typer.Argument(help="The deck file (TOML).")]
 
 
@@ -54,16 +57,26 @@ def new_command(
     """Write a commented starter deck file that builds as it is (it uses the demo art)."""
     from deckgen import atomic
     from deckgen.deck.starter import StarterCard, starter_toml
-    from deckgen.errors import InputError
+    from deckgen.errors import InputError, excerpt
+    from deckgen.paths import check_output_file
     from deckgen.prepress.presets import card_from_preset
     from deckgen.setstable import parse_set
 
     dset = parse_set(set_name, where="option --set")
+    check_output_file(deck_file, where="argument DECK_FILE")
     if deck_file.exists() and not force:
         raise InputError(
             f"{deck_file} already exists",
             where="argument DECK_FILE",
             fix="choose another file name, or pass --force to overwrite it",
+        )
+    if name is not None and (
+        not name.strip() or len(name) > MAX_NAME_CHARS or not name.isprintable()
+    ):
+        raise InputError(
+            f"'{excerpt(name, 40)}' is not a deck name deckgen can use",
+            where="option --name",
+            fix=f"give 1 to {MAX_NAME_CHARS} printable characters, on one line",
         )
     card = card_from_preset(preset) if preset else StarterCard()
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"
@@ -238,8 +251,11 @@ def preview_command(
     """Only the contact sheet of every card and the back, fast, to look at."""
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.build import preview_deck
+    from deckgen.paths import check_output_file
     from deckgen.product import load_printed_deck
 
+    if out is not None:
+        check_output_file(out, where="option --out")
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = ConsoleReporter(quiet=quiet)
     path = preview_deck(deck, out, allow_outside=allow_outside, reporter=reporter)
@@ -422,8 +438,10 @@ def calibrate_command(
     quiet: QuietOpt = False,
 ) -> None:
     """Write the duplex calibration page: measures how far the printer shifts the backs."""
+    from deckgen.paths import check_output_file
     from deckgen.prepress.calibration import write_calibration
 
+    check_output_file(out, where="option --out")
     path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:
         typer.echo(f"wrote {path}")

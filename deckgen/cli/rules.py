@@ -23,6 +23,8 @@ RulesArg = Annotated[
     str,
     typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
 ]
+MAX_SEED = 2**53
+"""Seeds are recorded in game records, whose numbers are bounded (docs/limits.md)."""
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result line.")]
 
@@ -162,18 +164,25 @@ def play_command(
     from deckgen.engine.human import HumanPlayer
     from deckgen.engine.record import match_record, record_json
     from deckgen.errors import InputError
+    from deckgen.paths import check_output_file
     from deckgen.rulespec import load_rules
 
+    if record is not None:
+        check_output_file(record, where="option --record")
     spec = load_rules(rules)
     n = players if players is not None else spec.player_counts[0]
     spec.hand_size(n)  # validates the player count
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    if seed < 0:
+    if not 0 <= seed <= MAX_SEED:
         raise InputError(
-            "the seed must not be negative", where="option --seed", fix="use 0 or more"
+            "the seed is out of range", where="option --seed", fix=f"use 0 to {MAX_SEED}"
         )
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        raise InputError(
+            "no bots given", where="option --bots", fix="e.g. --bots random or --bots smart,greedy"
+        )
     seats = make_bots(names, n, seed)
     labels = [s.name for s in seats]
     if human is not None:
@@ -229,19 +238,28 @@ def replay_command(
 ) -> None:
     """Replay a recorded game under its rules; exit 1 naming the first action that differs."""
     from deckgen.engine.record import load_record, replay
-    from deckgen.errors import InputError
-    from deckgen.rulespec import load_rules
+    from deckgen.errors import SpecError, excerpt
+    from deckgen.paths import is_regular_file
+    from deckgen.rulespec import bundled_suggestion, find_bundled, load_rules, load_rules_file
 
     rec = load_record(file)
     if rules is not None:
         spec = load_rules(rules)
     else:
-        try:
-            spec = load_rules(rec.rules.id)
-        except InputError:
-            if not (rec.rules.path and Path(rec.rules.path).is_file()):
-                raise
-            spec = load_rules(rec.rules.path)  # a rules file that is not bundled
+        found = find_bundled(rec.rules.id)
+        if found is None and rec.rules.path and is_regular_file(rec.rules.path):
+            found = load_rules_file(rec.rules.path)  # a rules file that is not bundled
+            if found.id != rec.rules.id:
+                found = None
+        if found is None:
+            hint = bundled_suggestion(rec.rules.id)
+            raise SpecError(
+                f"the game record names unknown rules '{excerpt(rec.rules.id, 60)}'"
+                + (f"; {hint}" if hint else ""),
+                where=f"{file}, key rules.id",
+                fix="give the rules with --rules ID_OR_FILE",
+            )
+        spec = found
     report = replay(rec, spec=spec)
     if as_json:
         sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")

@@ -14,7 +14,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckgen.errors import ResourceError
+from deckgen.deck.fontcheck import check_font_tables
+from deckgen.errors import ResourceError, first_line
 from deckgen.paths import read_limited
 from deckgen.resources import fonts_dir
 
@@ -43,14 +44,17 @@ def register_font(path: Path, *, where: str) -> str:
     digest = hashlib.sha256(data).hexdigest()[:12]
     if digest in _registered:
         return _registered[digest]
+    # Before any font library reads it: counts and ranges that would make one loop or
+    # allocate gigabytes are refused here (deck/fontcheck.py).
+    check_font_tables(data, name=path.name, where=where)
     if data[:4] == b"OTTO":
         data = cff_to_truetype(data, name=path.name, where=where)
     name = f"Deckgen-{digest}"
     try:
         font = TTFont(name, io.BytesIO(data))
-    except (TTFError, Exception) as exc:
+    except (TTFError, Exception, MemoryError, RecursionError) as exc:
         raise ResourceError(
-            f"'{path.name}' is not a font deckgen can use ({str(exc).splitlines()[0][:120]})",
+            f"'{path.name}' is not a font deckgen can use ({first_line(exc)})",
             where=where,
             fix="give a TrueType .ttf (or TrueType-flavoured .otf) file, or remove the key to "
             "use the bundled font",
@@ -117,9 +121,9 @@ def cff_to_truetype(data: bytes, *, name: str, where: str) -> bytes:
         out = io.BytesIO()
         font.save(out)
         return out.getvalue()
-    except Exception as exc:
+    except (Exception, MemoryError, RecursionError) as exc:
         raise ResourceError(
-            f"the OpenType font '{name}' could not be read ({str(exc).splitlines()[0][:120]})",
+            f"the OpenType font '{name}' could not be read ({first_line(exc)})",
             where=where,
             fix="use a TrueType (.ttf) version of the font",
         ) from None

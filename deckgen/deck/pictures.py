@@ -11,6 +11,10 @@ Safety: file size limit, a pixel limit checked from the header before decoding
 Correctness: EXIF orientation, embedded ICC profiles (CMYK and RGB) converted to sRGB,
 CMYK without a profile, 16-bit grey, palette and grey+alpha images. Speed: JPEGs are
 decoded in draft mode at the smallest scale that still covers every use.
+Memory: any other picture much larger than its uses need (an allowed 80-megapixel RGBA
+or 16-bit PNG) is reduced right after decoding, strip by strip, before any conversion,
+so that the decoded pixels exist once at full size and every copy is small; peak
+memory stays near one full decode (docs/limits.md has the figures).
 
 :func:`prepare_picture` is the ONE function every picture passes through on its way to
 a PDF (a CMYK output can be switched on there later); :class:`PictureStore` makes sure
@@ -23,9 +27,10 @@ import hashlib
 import io
 import math
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from deckgen.errors import ResourceError
 from deckgen.paths import read_limited
@@ -141,6 +146,18 @@ def open_picture(
                 fix="export or download the picture again",
             ) from None
     icc = im.info.get("icc_profile")
+    del raw
+    decoded = (im.size[1], im.size[0]) if swapped else im.size  # after any draft
+    factor = _reduce_factor(upright, decoded, needs, dpi) if needs else 1
+    if factor >= 2:
+        small = _reduced_by_strips(im, factor)
+        im.close()
+        return DecodedPicture(
+            path=path,
+            image=_to_srgb(_orient(small, orientation), icc),
+            source_size=upright,
+            where=where,
+        )
     upright_im: PILImage.Image = im
     try:
         upright_im = ImageOps.exif_transpose(im) or im
@@ -149,6 +166,67 @@ def open_picture(
     return DecodedPicture(
         path=path, image=_to_srgb(upright_im, icc), source_size=upright, where=where
     )
+
+
+STRIP_PIXELS = 2_000_000
+"""Pixels per strip when a large picture is reduced (a few MB per strip)."""
+
+
+def _reduce_factor(
+    upright: tuple[int, int], decoded: tuple[int, int], needs: list[PictureUse], dpi: int
+) -> int:
+    """The integer reduction of the decoded pixels (upright size ``decoded``) that keeps
+    at least twice the pixels every use needs of the full picture (``upright``)."""
+    want_w, want_h = _draft_size(upright, needs, dpi)
+    return max(1, min(decoded[0] // (2 * want_w), decoded[1] // (2 * want_h)))
+
+
+def _reduced_by_strips(im: PILImage.Image, factor: int) -> PILImage.Image:
+    """``im`` reduced by ``factor`` (box average), made strip by strip.
+
+    Each strip is converted to a mode that averages correctly (palette, 16-bit and
+    1-bit pictures first become RGB(A) or L) and reduced; no full-size copy is made.
+    """
+    from PIL import Image
+
+    width, height = im.size
+    rows = factor * max(1, STRIP_PIXELS // max(1, width) // factor)
+    out: PILImage.Image | None = None
+    for top in range(0, height, rows):
+        strip = _averageable(im.crop((0, top, width, min(height, top + rows))), im.info)
+        small = strip.reduce(factor)
+        if out is None:
+            size = (-(-width // factor), -(-height // factor))
+            out = Image.new(small.mode, size)
+        out.paste(small, (0, top // factor))
+    assert out is not None
+    return out
+
+
+def _averageable(strip: PILImage.Image, info: Mapping[Any, object]) -> PILImage.Image:
+    """A mode whose pixels may be averaged: no palette indices, no 16-bit or 1-bit."""
+    if strip.mode in ("I;16", "I;16L", "I;16B", "I;16N", "I"):
+        return strip.convert("I").point(lambda v: v * (1 / 257)).convert("L")
+    if strip.mode == "F":
+        return strip.point(lambda v: v * 255).convert("L")
+    if strip.mode == "P":
+        return strip.convert("RGBA" if "transparency" in info else "RGB")
+    if strip.mode == "PA":
+        return strip.convert("RGBA")
+    if strip.mode == "1":
+        return strip.convert("L")
+    return strip
+
+
+_TRANSPOSE = {2: 0, 3: 3, 4: 1, 5: 5, 6: 4, 7: 6, 8: 2}
+"""EXIF orientation -> ``Image.Transpose`` value that makes the picture upright."""
+
+
+def _orient(im: PILImage.Image, orientation: int) -> PILImage.Image:
+    from PIL import Image
+
+    method = _TRANSPOSE.get(orientation)
+    return im if method is None else im.transpose(Image.Transpose(method))
 
 
 def _load_strictly(im: PILImage.Image) -> None:

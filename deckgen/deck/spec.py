@@ -21,8 +21,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from deckgen.deck.colour import RGB, parse_colour
 from deckgen.deck.sizes import card_size
-from deckgen.errors import ResourceError, SpecError
-from deckgen.paths import resolve_inside
+from deckgen.errors import SpecError
+from deckgen.paths import require_file, resolve_inside
 from deckgen.specfile import load_toml, validate
 from deckgen.tiles import MAX_SUPPORTED_PIP, DominoSet
 
@@ -239,12 +239,13 @@ def resolve_picture(
         path = resolve_inside(images_dir(), ref.file[len(DEMO_PREFIX) :], where=where)
     else:
         path = resolve_inside(base_dir, ref.file, where=where, allow_outside=allow_outside)
-    if not path.is_file():
-        raise ResourceError(
-            f"the picture '{ref.file}' does not exist",
-            where=where,
-            fix=f"put the file at {path} or correct the path (relative to the deck file)",
-        )
+    require_file(
+        path,
+        shown=ref.file,
+        what="picture",
+        where=where,
+        fix=f"put the file at {path} or correct the path (relative to the deck file)",
+    )
     return ResolvedPicture(
         path=path,
         focus=ref.focus,
@@ -264,13 +265,14 @@ def _resolve_font(
         path = resolve_inside(fonts_dir(), text[len(DEMO_PREFIX) :], where=where)
     else:
         path = resolve_inside(base_dir, text, where=where, allow_outside=allow_outside)
-    if not path.is_file():
-        raise ResourceError(
-            f"the font file '{text}' does not exist",
-            where=where,
-            fix="give the path of a .ttf or .otf file relative to the deck file, or remove "
-            "the key to use the bundled font",
-        )
+    require_file(
+        path,
+        shown=text,
+        what="font file",
+        where=where,
+        fix="give the path of a .ttf or .otf file relative to the deck file, or remove "
+        "the key to use the bundled font",
+    )
     return path
 
 

@@ -14,9 +14,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from deckgen.engine.core import DealRejected, Engine, ReplayMismatch
 from deckgen.engine.invariants import InvariantError
@@ -24,14 +24,16 @@ from deckgen.engine.match import match_over, next_round
 from deckgen.engine.players import Move, PlayerView
 from deckgen.engine.results import Action, DealRecord, Gap, MatchResult
 from deckgen.errors import SpecError
-from deckgen.paths import read_limited
 from deckgen.rulespec import RuleSpec, load_rules
-from deckgen.specfile import validate
+from deckgen.specfile import load_json, validate
 from deckgen.tiles import Tile
 
 RECORD_FORMAT = "deckgen-game-record"
 RECORD_VERSION = 1
-MAX_RECORD_BYTES = 50_000_000
+MAX_RECORD_BYTES = 8_000_000
+"""A record of 1,000 rounds (the most a record holds) of double-18 play is about 6 MB."""
+MAX_ROUND_ACTIONS = 5_000
+MAX_REDEALS = 1_000
 
 
 # ------------------------------------------------------------------ writing
@@ -116,52 +118,58 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+Seat = Annotated[int, Field(ge=0, le=7)]
+Points = Annotated[int, Field(ge=-(10**9), le=10**9)]
+TileName = Annotated[str, Field(max_length=8)]
+Name = Annotated[str, Field(max_length=100)]
+
+
 class RecAction(_Strict):
-    seat: int = Field(ge=0, le=7)
+    seat: Seat
     act: Literal["lead", "play", "draw", "pass"]
-    tile: str | None = None
+    tile: TileName | None = None
     end: int | None = Field(default=None, ge=0, le=10_000)
-    on: int | None = None
+    on: int | None = Field(default=None, ge=0, le=18)
 
 
 class RecDeal(_Strict):
-    hands: list[list[str]]
-    stock: list[str]
-    dead: list[str]
+    hands: list[list[TileName]] = Field(max_length=8)
+    stock: list[TileName] = Field(max_length=190)
+    dead: list[TileName] = Field(max_length=190)
 
 
 class RecRoundResult(_Strict):
     end: Literal["out", "blocked", "reserve"]
-    out_seat: int
-    winners: list[int]
-    points: list[int]
-    hand_values: list[int]
-    clauses: list[str] = Field(default_factory=list)
-    gaps: list[str] = Field(default_factory=list)
+    out_seat: int = Field(ge=-1, le=7)
+    winners: list[Seat] = Field(max_length=8)
+    points: list[Points] = Field(max_length=8)
+    hand_values: list[Points] = Field(max_length=8)
+    clauses: list[Name] = Field(default_factory=list, max_length=100)
+    gaps: list[Name] = Field(default_factory=list, max_length=100)
 
 
 class RecRound(_Strict):
-    round: int
-    starter: int
-    redeals: int = 0
+    round: int = Field(ge=1, le=1000)
+    starter: Seat
+    redeals: int = Field(default=0, ge=0, le=MAX_REDEALS)
     deal: RecDeal
-    turned_up: str | None
-    actions: list[RecAction] = Field(max_length=200_000)
+    turned_up: TileName | None
+    actions: list[RecAction] = Field(max_length=MAX_ROUND_ACTIONS)
     result: RecRoundResult
-    totals: list[int]
+    totals: list[Points] = Field(max_length=8)
 
 
 class RecRules(_Strict):
-    id: str
-    sha256: str
-    path: str | None = None
+    id: Name
+    sha256: str = Field(max_length=64)
+    path: str | None = Field(default=None, max_length=4096)
 
 
 class RecMatchResult(_Strict):
-    totals: list[int]
-    winners: list[int]
-    clauses: list[str] = Field(default_factory=list)
-    gaps: list[str] = Field(default_factory=list)
+    totals: list[Points] = Field(max_length=8)
+    winners: list[Seat] = Field(max_length=8)
+    clauses: list[Name] = Field(default_factory=list, max_length=100)
+    gaps: list[Name] = Field(default_factory=list, max_length=100)
 
 
 class GameRecord(_Strict):
@@ -169,25 +177,38 @@ class GameRecord(_Strict):
     version: Literal[1]
     rules: RecRules
     players: int = Field(ge=2, le=8)
-    seed: int | None = None
-    bots: list[str] = Field(default_factory=list)
-    sides: list[list[int]]
+    seed: int | None = Field(default=None, ge=0, le=2**53)
+    bots: list[Name] = Field(default_factory=list, max_length=8)
+    sides: list[list[Seat]] = Field(max_length=8)
     rounds: list[RecRound] = Field(min_length=1, max_length=1000)
     result: RecMatchResult
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GameRecord:
+        """Cross-field checks, so that replay can trust the record's shape."""
+        seats = sorted(s for side in self.sides for s in side)
+        if seats != list(range(self.players)):
+            raise ValueError(f"sides must hold each of the {self.players} seats once")
+        for i, r in enumerate(self.rounds, start=1):
+            if len(r.deal.hands) != self.players:
+                raise ValueError(f"round {i} deals {len(r.deal.hands)} hands to {self.players}")
+            if r.round != i:
+                raise ValueError(f"round {i} is numbered {r.round}")
+            for a in r.actions:
+                if a.seat >= self.players:
+                    raise ValueError(f"round {i} has seat {a.seat} acting with {self.players}")
+        return self
 
 
 def load_record(path: str | Path) -> GameRecord:
     """Read and validate a record file (SpecError when it is not a valid record)."""
     path = Path(path)
-    raw = read_limited(path, max_bytes=MAX_RECORD_BYTES, what="game record", where=str(path))
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SpecError(
-            f"the game record is not valid JSON: {exc}",
-            where=str(path),
-            fix="give a file written by `deckgen rules play --record`",
-        ) from None
+    data = load_json(
+        path,
+        what="game record",
+        max_bytes=MAX_RECORD_BYTES,
+        fix="give a file written by `deckgen rules play --record`",
+    )
     if not isinstance(data, dict):
         raise SpecError("the game record is not a JSON object", where=str(path))
     return validate(

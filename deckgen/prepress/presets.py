@@ -132,9 +132,15 @@ class VendorPreset(BaseModel):
     @classmethod
     def _card_pattern(cls, value: str) -> str:
         try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(value) if f is not None]
+            parsed = [p for p in string.Formatter().parse(value) if p[1] is not None]
         except ValueError as exc:
             raise ValueError(f"not a valid name pattern ({exc})") from None
+        fields = [f for _, f, _, _ in parsed if f is not None]
+        for _, _, spec, conversion in parsed:
+            # Only a zero-padded width of one digit ({number:03}): never a width that
+            # allocates gigabytes, a conversion or a lookup.
+            if conversion is not None or not re.fullmatch(r"(0?[1-9])?d?", spec or ""):
+                raise ValueError("a field may only be {number}, {label} or {number:03}")
         unknown = set(fields) - _FILE_FIELDS
         if unknown:
             raise ValueError(

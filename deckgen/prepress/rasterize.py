@@ -17,13 +17,14 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen.progress import Reporter
 from deckgen.units import MM_PER_PT, px_at
+from deckgen.workers import WorkerPool
 
 if TYPE_CHECKING:
     import pypdfium2 as pdfium
@@ -81,7 +82,7 @@ def render_pngs(
         size = max(1, math.ceil(len(jobs) / (workers * 3)))
         chunks = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with WorkerPool(workers, context) as pool:
             pending: dict[Future[int], int] = {
                 pool.submit(_render_chunk, chunk, dpi, bleed): len(chunk) for chunk in chunks
             }

@@ -17,7 +17,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,8 +142,10 @@ def _executor(workers: int) -> Executor:
         return _InProcess()
     import multiprocessing
 
+    from deckgen.workers import WorkerPool
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+    return WorkerPool(workers, multiprocessing.get_context(method))
 
 
 @dataclass

@@ -30,7 +30,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from deckgen.errors import InputError, SpecError, did_you_mean
+from deckgen.errors import InputError, SpecError, did_you_mean, excerpt
+from deckgen.paths import is_regular_file
 from deckgen.rulespec.clauses import (
     ENGINE_CLAUSES,
     GAP_SITUATIONS,
@@ -53,6 +54,8 @@ __all__ = [
     "RenderedNote",
     "RuleSpec",
     "Section",
+    "bundled_suggestion",
+    "find_bundled",
     "list_rules",
     "load_rules",
     "load_rules_file",
@@ -288,9 +291,10 @@ def _check_texts(rules: RulesFile, where: str) -> None:
                 names = placeholders(text)
             except ValueError as exc:
                 raise SpecError(
-                    f"{label} ({lang}) has a broken placeholder: {exc}",
+                    f"{label} ({lang}) has a placeholder deckgen does not fill: {excerpt(exc, 80)}",
                     where=where,
-                    fix="write placeholders as {name}; write a literal brace as {{ or }}",
+                    fix="write placeholders as {name} with a name from docs/rules-format.md, "
+                    "nothing after the name; write a literal brace as {{ or }}",
                 ) from None
             for name in names:
                 if name not in params:
@@ -381,17 +385,8 @@ def list_rules() -> list[RuleSpec]:
     return [load_rules_file(p) for p in _bundled()]
 
 
-def load_rules(ref: str | Path) -> RuleSpec:
-    """The rules named by ``ref``: a path to a TOML file, a bundled id, or an alias.
-
-    Raises InputError (with a did-you-mean) for an unknown name, SpecError for a file
-    that does not validate.
-    """
-    text = str(ref)
-    as_path = Path(text).expanduser()
-    if text.endswith(".toml") or "/" in text or as_path.is_file():
-        return load_rules_file(as_path)
-    want = _norm(text)
+def _bundled_names() -> dict[str, Path]:
+    """Every id, alias and name of the bundled rules files (normalised) -> its file."""
     names: dict[str, Path] = {}
     for path in _bundled():
         data = load_toml(path, what="rules file")
@@ -402,12 +397,37 @@ def load_rules(ref: str | Path) -> RuleSpec:
         if isinstance(name, dict):
             for value in name.values():
                 names.setdefault(_norm(str(value)), path)
-    if want in names:
-        return load_rules_file(names[want])
-    hint = did_you_mean(want, names)
+    return names
+
+
+def find_bundled(name: str) -> RuleSpec | None:
+    """The bundled rules with this id, alias or name, or None (never reads other files)."""
+    path = _bundled_names().get(_norm(name))
+    return load_rules_file(path) if path is not None else None
+
+
+def bundled_suggestion(name: str) -> str:
+    """A did-you-mean among the bundled ids and aliases ('' when nothing is close)."""
+    return did_you_mean(_norm(name), _bundled_names())
+
+
+def load_rules(ref: str | Path) -> RuleSpec:
+    """The rules named by ``ref``: a path to a TOML file, a bundled id, or an alias.
+
+    Raises InputError (with a did-you-mean) for an unknown name, SpecError for a file
+    that does not validate.
+    """
+    text = str(ref)
+    as_path = Path(text).expanduser()
+    if text.endswith(".toml") or "/" in text or is_regular_file(as_path):
+        return load_rules_file(as_path)
+    found = find_bundled(text)
+    if found is not None:
+        return found
+    hint = bundled_suggestion(text)
     ids = sorted({_norm(p.stem) for p in _bundled()})
     raise InputError(
-        f"unknown rules '{text}'" + (f"; {hint}" if hint else ""),
+        f"unknown rules '{excerpt(text, 60)}'" + (f"; {hint}" if hint else ""),
         where="argument RULES",
         fix="give a rules id, an alias or a path to a .toml file; `deckgen rules list` "
         "shows them" + (f" ({', '.join(ids)})" if ids else ""),

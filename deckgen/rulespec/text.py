@@ -6,10 +6,17 @@ parameter changes every sentence that states it. Takes a
 :class:`~deckgen.rulespec.model.RulesFile` and a language; gives plain strings.
 A placeholder that the file's parameters do not define is an error when the file is
 loaded, not when the booklet is printed.
+
+A placeholder is exactly ``{name}``: a name and nothing else. No format spec
+(``{set:>1000000000}`` would allocate gigabytes), no conversion (``{set!r}``), no
+attribute or index lookup (``{set.__class__}``, ``{x[0]}``): :func:`placeholders`
+refuses them with a :class:`PlaceholderError`, and :func:`render` never calls
+``str.format``, so even text that skipped the check cannot do more than substitute.
 """
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -108,15 +115,55 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
     return p
 
 
+PLACEHOLDER_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+"""What a placeholder may be: a lower-case parameter name, nothing more."""
+
+
+class PlaceholderError(ValueError):
+    """A placeholder that is more than ``{name}`` (format spec, conversion, lookup)."""
+
+
+def _fields(text: str) -> list[tuple[str, str | None]]:
+    """``(literal, name)`` pairs of ``text``; PlaceholderError for anything but ``{name}``."""
+    out: list[tuple[str, str | None]] = []
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise PlaceholderError(str(exc)) from None
+    for literal, field, spec, conversion in parsed:
+        if field is None:
+            out.append((literal, None))
+            continue
+        shown = "{" + field[:30] + ("!" + conversion if conversion else "")
+        shown += (":" + spec[:20] if spec else "") + "}"
+        if conversion is not None:
+            raise PlaceholderError(f"{shown} has a conversion (!{conversion[:5]})")
+        if spec:
+            raise PlaceholderError(f"{shown} has a format spec")
+        if not PLACEHOLDER_NAME.fullmatch(field):
+            what = "a lookup" if any(c in field for c in ".[") else "not a parameter name"
+            raise PlaceholderError(f"{shown} is {what}")
+        out.append((literal, field))
+    return out
+
+
 def placeholders(text: str) -> list[str]:
-    """The placeholder names used in ``text`` (``{name}``), in order."""
-    names = []
-    for _, field, _, _ in string.Formatter().parse(text):
-        if field is not None:
-            names.append(field)
-    return names
+    """The placeholder names used in ``text`` (``{name}``), in order.
+
+    PlaceholderError (a ValueError) for a placeholder with a format spec, a
+    conversion or a lookup, and for an unmatched brace.
+    """
+    return [name for _, name in _fields(text) if name is not None]
 
 
 def render(text: str, params: dict[str, Any]) -> str:
-    """Fill the placeholders of ``text`` from ``params`` (KeyError for an unknown one)."""
-    return text.format_map(params)
+    """Fill the placeholders of ``text`` from ``params`` (KeyError for an unknown one).
+
+    Plain substitution of ``str(value)``: never ``str.format``, so no width, no lookup.
+    """
+    parts: list[str] = []
+    for literal, name in _fields(text):
+        parts.append(literal)
+        if name is not None:
+            parts.append(str(params[name]))
+    return "".join(parts)

@@ -244,7 +244,7 @@ async def _json(request: Request) -> dict[str, Any]:
             raise BadRequest({"request": "too large"}, 413)
     try:
         data = json.loads(body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep (docs/limits.md)
         raise BadRequest({"request": "not JSON"}) from None
     if not isinstance(data, dict):
         raise BadRequest({"request": "not a JSON object"})

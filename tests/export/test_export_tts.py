@@ -11,7 +11,7 @@ from PIL import Image, ImageChops, ImageStat
 from typer.testing import CliRunner
 
 from deckgen.cli import app
-from deckgen.deck.render import deck_cards
+from deckgen.deck.cards import deck_cards
 from deckgen.deck.spec import load_deck
 from deckgen.export.cardimages import card_images
 from deckgen.export.tts import MAX_SHEET_PX, plan_sheets

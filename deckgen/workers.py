@@ -1,0 +1,90 @@
+"""Worker processes that never outlive the run that started them.
+
+Every pool of worker processes in deckgen (per-card PNGs, the rules check) is made by
+:func:`worker_pool`. Each worker asks Linux to kill it when its parent dies
+(``PR_SET_PDEATHSIG`` through ctypes; elsewhere a thread watches the parent), and
+restores the default signal handlers, so a ``kill -9`` of deckgen does not leave
+workers behind holding the caller's pipes open. If the run stops early (an error,
+Ctrl-C, SIGTERM, SIGHUP), the pool's workers are killed at once instead of finishing
+their chunks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            _watch_parent(parent_pid)
+    else:  # pragma: no cover - not Linux
+        _watch_parent(parent_pid)
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _watch_parent(parent_pid: int) -> None:  # pragma: no cover - not Linux
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="deckgen-parent-watch").start()
+
+
+def init_worker(parent_pid: int) -> None:
+    """Worker initializer: die with the parent; default signal handling; no Ctrl-C noise."""
+    _die_with_parent(parent_pid)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """A process pool whose workers die with this process and are killed on early exit.
+
+    Used like :class:`ProcessPoolExecutor` (``with WorkerPool(n, ctx) as pool:``);
+    leaving the block with an exception (Ctrl-C, SIGTERM, an error) kills the workers
+    instead of waiting for their chunks.
+    """
+
+    def __init__(self, max_workers: int, mp_context: Any) -> None:
+        super().__init__(
+            max_workers=max_workers,
+            mp_context=mp_context,
+            initializer=init_worker,
+            initargs=(os.getpid(),),
+        )
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool | None:
+        if exc_type is not None:
+            kill_workers(self)
+            return None
+        return super().__exit__(exc_type, exc, tb)
+
+
+def kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: cancel what has not started, kill the worker processes."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.kill()
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.join(5)
