@@ -135,6 +135,7 @@ def test_scenario_a_pass_on_six_makes_blocking_right() -> None:
     state, engine = _scenario()
     assert state.seat == 1
     assert state.layout.ends == [0, 6]
+    assert state.actions is not None
     assert [a.kind for a in state.actions].count("pass") == 1
     view = state.view((0, 0))
     assert voids_from_history(engine.t, view.history, -1) == (1 << 6, 0)
