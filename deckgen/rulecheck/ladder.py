@@ -5,7 +5,8 @@ gives a JSON-ready dict: for every pairing of the bots ``random``, ``greedy``,
 ``smart`` and ``pimc`` (weakest first), how often the stronger bot's side wins a round
 against sides played by the weaker one, with a 95 % Wilson interval and the fair share
 (what it would win if skill did not matter: the rounds with a single winner shared
-equally among the sides). Each deal is played once per side, that side taking the
+equally among the sides), and its mean points margin per round (its side's points
+minus the mean of the other sides'). Each deal is played once per side, that side taking the
 stronger bot, so the cards favour nobody. First rounds of a match, scored as the rules
 file scores them; ``pimc`` thinks with :data:`LADDER_WORLDS` worlds to stay cheap.
 
@@ -50,6 +51,7 @@ def run_ladder(
         for lo in range(hi):
             strong, weak = LADDER_BOTS[hi], LADDER_BOTS[lo]
             wins = decided = 0
+            margin = 0.0
             for r in range(rounds):
                 deal, hero = divmod(r, ns)
                 names = [weak] * players
@@ -57,6 +59,8 @@ def run_ladder(
                     names[seat] = _bot(strong, worlds)
                 bots: list[Player] = make_bots(names, players, seed * 1_000_003 + deal)
                 res = engine.play_round(random.Random(f"ladder:{seed}:{deal}"), bots)
+                pts = res.points
+                margin += pts[hero] - (sum(pts) - pts[hero]) / max(ns - 1, 1)
                 if len(res.winners) == 1:
                     decided += 1
                     wins += res.winners[0] == hero
@@ -71,6 +75,7 @@ def run_ladder(
                     "ci95": [low, high],
                     "fair_share": decided / rounds / ns,
                     "stronger": low > decided / rounds / ns,
+                    "margin": margin / rounds,
                 }
             )
     top = pairings[0]  # pimc against random
@@ -97,17 +102,19 @@ def ladder_markdown(key: str, ladder: dict[str, Any]) -> list[str]:
         f"How much playing well matters: each bot's side against sides played by a "
         f"weaker bot, {ladder['rounds_per_pairing']:,} rounds per pairing (every deal "
         f"played once per side; pimc with {ladder['pimc_worlds']} worlds). The fair share "
-        f"is what a side would win if skill did not matter.",
+        f"is what a side would win if skill did not matter; the margin is its points per "
+        f"round minus the other sides' mean.",
         "",
-        "| bot | against | wins | share [95 %] | fair share |",
-        "| --- | --- | ---: | --- | ---: |",
+        "| bot | against | wins | share [95 %] | fair share | margin |",
+        "| --- | --- | ---: | --- | ---: | ---: |",
     ]
     for p in ladder["pairings"]:
         low, high = p["ci95"]
         mark = " (better)" if p["stronger"] else ""
         out.append(
             f"| {p['bot']} | {p['against']} | {p['wins']:,} of {p['rounds']:,} | "
-            f"{_pct(p['share'])} [{_pct(low)}, {_pct(high)}]{mark} | {_pct(p['fair_share'])} |"
+            f"{_pct(p['share'])} [{_pct(low)}, {_pct(high)}]{mark} | {_pct(p['fair_share'])} | "
+            f"{p['margin']:+.1f} |"
         )
     out += ["", ladder_headline(ladder), ""]
     return out

@@ -28,6 +28,8 @@ from deckgen.engine.results import DealRecord
 from deckgen.engine.state import RoundState
 from deckgen.engine.tables import bits
 from deckgen.errors import InputError
+from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.report import build_report
 from deckgen.rulespec import load_rules
 from deckgen.tiles import Tile
 
@@ -203,3 +205,12 @@ def test_play_records_and_replays(tmp_path: Path) -> None:
     bad = runner.invoke(app, [*args[:-3], "pimc:worlds=0", "--seed", "4"])
     assert bad.exit_code == 2
     assert "worlds" in bad.output
+
+
+def test_rules_check_plays_pimc() -> None:
+    spec = load_rules("block-classic")
+    opts = CheckOptions(rounds=40, players=(2,), bots=("pimc:worlds=3",), workers=1)
+    report = build_report(run_check(spec, opts))
+    stats = report["players"]["2"]["stats"]
+    assert stats["bots"] == "pimc:worlds=3"
+    assert stats["rounds"] >= 40
