@@ -148,6 +148,9 @@ def voids_from_history(t: Tables, history: Sequence[Action], turned_up: int) -> 
             else:
                 layout.place(t, a.tile, a.end)
         drew_on[s] = -1
+    for s in range(n):
+        if drew_on[s] >= 0:  # drawing now (the seat to move): a drawn tile fits
+            voids[s] = 0
     return tuple(voids)
 
 

@@ -214,3 +214,26 @@ def test_rules_check_plays_pimc() -> None:
     stats = report["players"]["2"]["stats"]
     assert stats["bots"] == "pimc:worlds=3"
     assert stats["rounds"] >= 40
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [("card-domino", 3), ("draw-classic", 2), ("double-twelve", 4), ("partnership", 4)],
+)
+def test_inferred_voids_hold_for_the_real_hands(rules: str, players: int) -> None:
+    """What the bot infers from a recorded round is true of every real hand."""
+    engine = Engine(load_rules(rules), players)
+    suit = engine.t.suit
+    inferred = 0
+    for seed in range(12):
+        state = engine.start_round(random.Random(seed), record=True)
+        bots = make_bots(["random"], players, seed)
+        while not state.is_over:
+            view = state.view((0,) * len(engine.t.sides))
+            k = knowledge(view, state.board, state.setup.turned_up)
+            for s in range(players):
+                for v in bits(k.voids[s]):
+                    assert not state.hands[s] & suit[v], (rules, seed, s, v, state.actions)
+                    inferred += s != view.seat
+            state.step(bots[state.seat].choose(view, state.legal_moves()))
+    assert inferred > 20
