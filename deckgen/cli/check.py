@@ -61,6 +61,9 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
             why = c.get("never_reached")
             if why:
                 lines.append(f"    {c['id']} never reached: {why['text']}")
+    from deckgen.rulecheck.ladder import ladder_summary
+
+    lines += ladder_summary(report)
     return lines
 
 
@@ -122,6 +125,17 @@ def check_command(
         bool,
         typer.Option("--no-fast", help="Play every round with the reference engine (slower)."),
     ] = False,
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            "--ladder",
+            help="Also play the skill ladder: random, greedy, smart and pimc against each "
+            "other (how much playing well matters).",
+        ),
+    ] = False,
+    ladder_rounds: Annotated[
+        int, typer.Option("--ladder-rounds", help="Rounds per pairing of the skill ladder.")
+    ] = 100,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar; print only the verdict line.")
     ] = False,
@@ -135,6 +149,7 @@ def check_command(
     from deckgen.errors import InputError
     from deckgen.rulecheck.check import CheckOptions, run_check
     from deckgen.rulecheck.files import write_report
+    from deckgen.rulecheck.ladder import MAX_LADDER_ROUNDS, add_ladder
     from deckgen.rulecheck.report import build_report
     from deckgen.rulespec import load_rules
 
@@ -149,6 +164,11 @@ def check_command(
     for target, option in ((json_file, "--json"), (md_file, "--md")):
         if target is not None:
             check_output_file(target, where=f"option {option}")
+    if not 1 <= ladder_rounds <= MAX_LADDER_ROUNDS:
+        raise InputError(
+            f"--ladder-rounds {ladder_rounds} is out of range", where="option --ladder-rounds",
+            fix=f"use 1 to {MAX_LADDER_ROUNDS:,}",
+        )  # fmt: skip
     opts = CheckOptions(
         rounds=rounds,
         players=_int_list(players, "option --players") if players else None,
@@ -162,6 +182,8 @@ def check_command(
     result = run_check(spec, opts, reporter=reporter)
     reporter.finish()
     report = build_report(result)
+    if ladder:
+        add_ladder(report, spec, ladder_rounds, seed)
     write_report(spec, report, json_path=json_file, md_path=md_file)
     lines = summary_lines(report)
     sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")

@@ -135,7 +135,9 @@ def play_command(
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", help="Comma-separated bots by seat: random, greedy, smart (the last repeats)."
+            "--bots",
+            help="Comma-separated bots by seat: random, greedy, smart, pimc (the last "
+            "repeats); pimc takes options: pimc:worlds=100:endgame=6.",
         ),
     ] = "random",
     seed: Annotated[

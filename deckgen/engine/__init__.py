@@ -8,7 +8,7 @@ Public API (stable; additions only):
   :class:`RoundState` to step: ``legal_moves()``, ``apply(move)``, ``is_over``,
   ``result()``, ``copy()`` (see ``docs/engine.md``); ``legal_moves(hand, ends)``.
 - :func:`play_match` ``(engine, players, seed, record=)`` gives a :class:`MatchResult`.
-- :func:`make_bots` ``(names, players, seed)``; bots ``random``, ``greedy``, ``smart``.
+- :func:`make_bots` ``(names, players, seed)``; bots ``random``, ``greedy``, ``smart``, ``pimc``.
 - :func:`simulate_rounds` ``(spec, players, seed, count, bots=)``: many independent
   first rounds, fast, for statistics.
 - Records: :func:`deckgen.engine.record.match_record`, :func:`~deckgen.engine.record.replay`.

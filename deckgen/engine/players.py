@@ -8,7 +8,10 @@ the totals; never another hand. Bots:
   same board, such as one tile on two ends showing the same number, count once);
 - ``greedy``: the heaviest tile first (the first such move on a tie);
 - ``smart``: a heuristic of ours: shed heavy tiles and doubles, keep numbers it can
-  follow, open numbers that opponents passed on, and not those its partner passed on.
+  follow, open numbers that opponents passed on, and not those its partner passed on;
+- ``pimc``: perfect-information Monte Carlo (:mod:`deckgen.engine.pimc`): deals the
+  hidden tiles anew as what it saw allows, plays each such world out and picks the
+  move with the best average points (options: ``pimc:worlds=100:endgame=6``).
 
 Each bot owns a ``random.Random`` seeded from the match seed and its seat, so a seeded
 match is reproducible and the deal does not depend on which bots play.
@@ -17,14 +20,17 @@ match is reproducible and the deal does not depend on which bots play.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import floor
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from deckgen.engine.results import Action
 from deckgen.engine.tables import Tables
 from deckgen.errors import InputError, did_you_mean
+
+if TYPE_CHECKING:
+    from deckgen.engine.state import RoundState
 
 
 class Move(NamedTuple):
@@ -67,6 +73,11 @@ class PlayerView:
     history: tuple[Action, ...] = ()
     """The round's actions so far when the round is recorded (others' drawn tiles
     hidden: ``tile = -1``); empty otherwise."""
+    round: RoundState | None = None
+    """The round itself, for search bots that play sampled worlds out on copies. Such a
+    bot may read only what every player sees (the board, the layout, the counts, the
+    passes) and must deal the hidden tiles anew before it looks ahead
+    (:mod:`deckgen.engine.pimc`; ``tests/engine/test_pimc.py`` checks it does)."""
 
 
 class Player(Protocol):
@@ -171,11 +182,36 @@ class SmartBot:
         return score
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[SmartBot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "smart": SmartBot,
+BotFactory = Callable[[random.Random, str], Player]
+"""Makes a bot from its random stream and the options after its name (``pimc:worlds=50``)."""
+
+
+def _pimc(rng: random.Random, options: str) -> Player:
+    from deckgen.engine.pimc import PimcBot, parse_options  # late: pimc imports the state
+
+    return PimcBot(rng, parse_options(options))
+
+
+def _plain(cls: type[RandomBot] | type[GreedyBot] | type[SmartBot]) -> BotFactory:
+    def make(rng: random.Random, options: str) -> Player:
+        if options:
+            raise InputError(
+                f"bot '{cls.name}' takes no options (got ':{options}')",
+                where="option --bots",
+                fix=f"write just '{cls.name}'",
+            )
+        return cls(rng)
+
+    return make
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": _plain(RandomBot),
+    "greedy": _plain(GreedyBot),
+    "smart": _plain(SmartBot),
+    "pimc": _pimc,
 }
+"""Every bot by name, weakest first."""
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -189,7 +225,7 @@ def make_bots(names: Sequence[str], players: int, seed: int) -> list[Player]:
         names = ["random"]
     out: list[Player] = []
     for seat in range(players):
-        name = names[min(seat, len(names) - 1)].strip().lower()
+        name, _, options = names[min(seat, len(names) - 1)].strip().lower().partition(":")
         if name not in BOTS:
             hint = did_you_mean(name, BOTS)
             raise InputError(
@@ -197,5 +233,5 @@ def make_bots(names: Sequence[str], players: int, seed: int) -> list[Player]:
                 where="option --bots",
                 fix="use a comma-separated list of " + ", ".join(BOTS),
             )
-        out.append(BOTS[name](bot_rng(seed, seat)))
+        out.append(BOTS[name](bot_rng(seed, seat), options))
     return out

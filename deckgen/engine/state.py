@@ -190,6 +190,7 @@ class RoundState:
             drew=self.drew,
             tables=self.t,
             history=history,
+            round=self,
         )
 
     # ------------------------------------------------------------------ stepping

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckgen.rulecheck.ladder import ladder_markdown
+
 
 def _pct(p: dict[str, Any] | None) -> str:
     if not p or p.get("share") is None:
@@ -63,6 +65,8 @@ def report_markdown(report: dict[str, Any], charts: dict[str, dict[str, str]] | 
     out += _metrics(report, charts or {})
     for key, sec in report["players"].items():
         out += _players(key, sec)
+        if sec.get("skill_ladder"):
+            out += ladder_markdown(key, sec["skill_ladder"])
     return "\n".join(out).rstrip() + "\n"
 
 
