@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckgen.engine.endcount import EndCount, ends_points
 from deckgen.engine.finish import Finisher, RoundTally
 from deckgen.engine.invariants import InvariantError, check_placement, check_tiles
 from deckgen.engine.layouts import Layout, new_layout
@@ -78,6 +79,7 @@ class RoundState:
         "counts",
         "drew",
         "end",
+        "endcount",
         "finisher",
         "fired",
         "first_tile",
@@ -88,6 +90,7 @@ class RoundState:
         "legal",
         "out_seat",
         "passed_on",
+        "play_points",
         "seat",
         "setup",
         "stock",
@@ -134,10 +137,16 @@ class RoundState:
         self.legal = 0
         """Bitmask of the tiles the seat to move may lay."""
         self.check = check
+        self.endcount = EndCount() if t.ends_multiple else None
+        """The open ends' count, when the rules score it during play (``score.ends``)."""
+        self.play_points = [0] * len(t.sides)
+        """Points each side scored during play."""
         if setup.turned_up >= 0:
             i = self.first_tile = setup.turned_up
             self.board = 1 << i
-            self.layout.start(t, i)
+            across = self.layout.start(t, i)
+            if self.endcount is not None:
+                self.endcount.start(t, i, across)
             self._next_decision()
         else:
             self.counts.turns = 1
@@ -216,6 +225,8 @@ class RoundState:
         out.lead_tile = self.lead_tile
         out.legal = self.legal
         out.check = self.check
+        out.endcount = None if self.endcount is None else self.endcount.copy()
+        out.play_points = self.play_points.copy()
         return out
 
     def apply(self, move: Move) -> list[Action]:
@@ -259,16 +270,18 @@ class RoundState:
         self.board |= bit
         if move.end < 0:
             self.first_tile = i
-            self.layout.start(t, i)
+            across = self.layout.start(t, i)
             if self.actions is not None:
                 self.actions.append(Action("lead", seat, i, -1, -1))
         else:
             v = self.layout.ends[move.end]
-            self.layout.place(t, i, move.end)
+            across = self.layout.place(t, i, move.end)
             if self.actions is not None:
                 self.actions.append(Action("play", seat, i, move.end, v))
             if self.drew:
                 c.drawn_played = True
+        if self.endcount is not None:
+            self._count_ends(seat, i, move.end, across)
         if t.is_double[i]:
             c.placed_double = True
         c.played += 1
@@ -336,6 +349,18 @@ class RoundState:
             s = seat + 1
             self.seat = s if s < t.players else 0
 
+    def _count_ends(self, seat: int, tile: int, end: int, across: bool) -> None:
+        """Score the open ends after ``tile`` was laid (``score.ends``)."""
+        ec = self.endcount
+        assert ec is not None
+        if end < 0:
+            ec.start(self.t, tile, across)
+        else:
+            ec.placed(self.t, tile, end, across)
+        pts = ends_points(ec.count(self.layout.ends), self.t.ends_multiple)
+        if pts:
+            self.play_points[self.t.side_of[seat]] += pts
+
     def _check_tiles(self) -> None:
         check_tiles(self.t, self.hands, self.stock, self.board, self.setup.dead)
 
@@ -369,5 +394,6 @@ class RoundState:
                 stock=self.stock,
                 board=self.board,
                 dead=s.dead,
+                play_points=tuple(self.play_points) if self.endcount is not None else (),
             )
         )

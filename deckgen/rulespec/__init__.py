@@ -157,7 +157,7 @@ class RuleSpec:
 
     def teams(self, players: int) -> list[tuple[int, ...]]:
         """The sides of a match: one seat each, or partners opposite (0+2, 1+3)."""
-        if self.params.players.teams == "opposite" and players == 4:
+        if self.params.players.teams in ("opposite", "opposite_at_4") and players == 4:
             return [(0, 2), (1, 3)]
         return [(s,) for s in range(players)]
 

@@ -111,6 +111,16 @@ ENGINE_CLAUSES: dict[str, tuple[str, str, _Pred]] = {
         "tiles with a special value",
         lambda r: bool(r.scoring.tile_values),
     ),
+    "score.ends": (
+        "play",
+        "points scored during play when the open ends add up to a multiple",
+        lambda r: r.scoring.ends_multiple is not None,
+    ),
+    "score.rounding": (
+        "scoring",
+        "a round's points are rounded to a multiple",
+        lambda r: r.scoring.round_to is not None,
+    ),
     "match.end": ("game_end", "when the match ends and who wins it", _always),
     "match.tie": ("game_end", "a tie at the end of the match", lambda r: r.match.tie is not None),
     "match.several_at_target": (

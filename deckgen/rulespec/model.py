@@ -46,8 +46,9 @@ class Players(_Strict):
     """How many may play, in teams or not, and which way the turn passes."""
 
     counts: list[int] = Field(min_length=1)
-    teams: Literal["none", "opposite"] = "none"
-    """``opposite``: four players, partners sit opposite (seats 0+2 against 1+3)."""
+    teams: Literal["none", "opposite", "opposite_at_4"] = "none"
+    """``opposite``: four players, partners sit opposite (seats 0+2 against 1+3);
+    ``opposite_at_4``: the same with four players, while two or three play alone."""
     direction: Literal["clockwise", "counterclockwise"] = "clockwise"
 
     @field_validator("counts")
@@ -63,6 +64,8 @@ class Players(_Strict):
     def _teams(self) -> Players:
         if self.teams == "opposite" and self.counts != [4]:
             raise ValueError("teams = 'opposite' needs exactly four players: counts = [4]")
+        if self.teams == "opposite_at_4" and 4 not in self.counts:
+            raise ValueError("teams = 'opposite_at_4' needs 4 in counts")
         return self
 
 
@@ -173,6 +176,13 @@ class Scoring(_Strict):
     """A tie for the lowest hand (optional: a gap if it happens)."""
     tile_values: dict[str, int] = Field(default_factory=dict)
     """Special values, e.g. ``"0-0" = 25``; other tiles count their pips."""
+    ends_multiple: int | None = Field(default=None, ge=2, le=100)
+    """Scoring during play (All Fives): after each tile laid, when the open ends add
+    up to a multiple of this number, the side that laid it scores that sum at once
+    (``score.ends``; see :mod:`deckgen.engine.endcount` for how the ends count)."""
+    round_to: int | None = Field(default=None, ge=2, le=100)
+    """The points a round's winner scores at its end are rounded to the nearest
+    multiple of this number (halves up) (``score.rounding``)."""
 
     @field_validator("tile_values")
     @classmethod

@@ -102,6 +102,10 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["band2_top"] = 2 * b - 1
     if rules.scoring.tile_values:
         p["tile_values"] = ", ".join(f"{t} = {v}" for t, v in rules.scoring.tile_values.items())
+    if rules.scoring.ends_multiple is not None:
+        p["ends_multiple"] = rules.scoring.ends_multiple
+    if rules.scoring.round_to is not None:
+        p["round_to"] = rules.scoring.round_to
     if rules.match.rounds is not None:
         p["rounds"] = rules.match.rounds
     if rules.match.target is not None:
