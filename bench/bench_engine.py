@@ -230,10 +230,10 @@ def main() -> None:
             f" (goal {goal:g}x: {'met' if ratio >= goal else 'NOT met'})"
         )
     # deckgen's batched engine (numpy, random bots; what `rules check` plays most rounds
-    # with). It plays whole rounds under the same rules files and is tested equal to the
-    # reference engine (identical rounds on the same deals with greedy bots, matching
-    # statistics with random bots), but it records no games: the reference engine above
-    # is the one the goals are judged on.
+    # with). It plays whole rounds under the same rules files and is proved equal to the
+    # kernel round for round on shared decision streams (tests/engine/
+    # test_backends_equal.py), but it records no games: Engine.play_round above (the
+    # kernel, through its lean back-end for random bots) is what the goals are judged on.
     from bench.bench_check import fast_rate
     from deckgen.rulespec import load_rules
 

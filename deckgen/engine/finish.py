@@ -90,12 +90,15 @@ class Finisher:
         self.t = t
         self.check = check_invariants
         self._hv_width, self._hv_tables = _chunk_tables(t.value)
+        self._pairs = len(t.sides) < t.players and all(len(side) == 2 for side in t.sides)
+        if len(t.sides) < t.players and not self._pairs:
+            raise ValueError("sides of partners come in pairs")
         always = {"setup.deal", "setup.rest"}
         if len(t.sides[0]) > 1:
             always.add("setup.teams")
         self._always = frozenset(always)
         self._scores: dict[
-            tuple[str, int, tuple[int, ...]],
+            tuple[str, int, tuple[int, ...]],  # (end, side out or -1, values per side)
             tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[Gap, ...]],
         ] = {}
         self._clauses: dict[tuple[str, int, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
@@ -144,7 +147,12 @@ class Finisher:
             for hm in hands:
                 held |= hm
             held &= t.special_mask
-        score_key = (r.end, r.out_seat, hv)
+        # scores depend on the end, the side that went out and the values per side
+        if self._pairs:
+            key_values: tuple[int, ...] = tuple([hv[a] + hv[b] for a, b in t.sides])
+        else:
+            key_values = hv
+        score_key = (r.end, t.side_of[r.out_seat] if r.out_seat >= 0 else -1, key_values)
         scored = self._scores.get(score_key)
         if scored is None:
             winners_, points_, sfired_, sgaps_ = score_round(t, t.scoring, r.end, r.out_seat, hv)

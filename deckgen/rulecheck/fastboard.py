@@ -5,10 +5,12 @@ one 64-bit mask (double-9 and up), played in numpy batches like
 Takes the engine's :class:`~deckgen.engine.tables.Tables`; hands are boolean arrays
 (rounds, players, tiles) instead of bitmasks, and the open ends a list per round that
 grows by two when a double lies crosswise (always with ``cross_doubles``, the first one
-with ``spinner``), exactly as :mod:`deckgen.engine.core` places tiles. The moves are
-the engine's: one per tile and distinct open number it fits; ``random`` picks one
-uniformly, ``greedy`` the heaviest tile on the first open end (in end order) that one
-of the heaviest tiles fits. Scoring is :class:`FastLine`'s.
+with ``spinner``), exactly as the kernel's layouts (:mod:`deckgen.engine.layouts`)
+place tiles. The moves are the kernel's, in its order: for each distinct open number
+(by its first end) the tiles that fit it; ``random`` picks the k-th as the kernel's
+random bots do (exactly, given :class:`~deckgen.rulecheck.fastline.RoundStreams`),
+``greedy`` the heaviest tile on the first open end (in end order) that one of the
+heaviest tiles fits. Scoring is :class:`FastLine`'s.
 """
 
 from __future__ import annotations

@@ -7,13 +7,14 @@ Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules fi
 round of a batch takes one step per turn in lock-step, so the Python loop runs once per
 turn for thousands of rounds.
 
-It follows the reference engine (:mod:`deckgen.engine.core`) step for step: the same
-deal layout, the same opening, drawing, passing, round end and scoring rules, the same
-move order for ``greedy``; ``random`` picks uniformly among the distinct placements as
-the engine does, from a numpy stream instead of ``random.Random``. Tests play the same
-deals with greedy bots through both and demand identical outcomes, and compare the
-statistics with random bots. The reference engine stays the judge of invariants,
-clause coverage and gaps; this path only counts.
+It follows the kernel (:class:`~deckgen.engine.state.RoundState`) step for step: the
+same deal layout, the same opening, drawing, passing, round end and scoring rules, the
+same move order; ``random`` picks ``moves[floor(u * len(moves))]`` as the kernel's
+random bots do. Given the kernel's deals and one stream of decision numbers per round
+(:class:`RoundStreams`), it gives the kernel's round results exactly
+(``tests/engine/test_backends_equal.py``); the rules check feeds it numbers straight
+from a numpy generator. The kernel stays the judge of invariants, clause coverage and
+gaps; this path only counts.
 """
 
 from __future__ import annotations
