@@ -338,6 +338,10 @@ class _Builder:
                     tile=tile_text(step.tile),
                     value=step.value,
                 )
+                if step.count >= 0:  # score.ends: the open ends' count after the lay
+                    what += "; " + self._("the ends count %(count)d", count=step.count)
+                    if step.scored:
+                        what += ": " + self._("scores %(points)d", points=step.scored)
             else:
                 what = self._("cannot lay a card and passes")
             if step.drew:
@@ -445,6 +449,15 @@ class _Builder:
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
             points.append((name, signed(value)))
+        if ex.play_points:  # score.ends: points during play, then the end of the round
+            during = []
+            ending = []
+            for side, members in enumerate(ex.sides):
+                name = " + ".join(self.seat(s) for s in members)
+                during.append((name, signed(ex.play_points[side])))
+                ending.append((name, signed(ex.points[side] - ex.play_points[side])))
+            inner.append(Sum(tuple(during), title=self._("Scored during play (the ends):")))
+            inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
         return Box(self._("Worked example"), tuple(inner))
 

@@ -75,6 +75,14 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
     turned_up = rules.params.opening.lead == "turned_up"
     line = rules.params.board.shape == "line"
     views = None if line else _views(rules, best)
+    counts = None
+    multiple = rules.params.scoring.ends_multiple
+    if multiple is not None:  # score.ends: the count after each tile, as the engine made it
+        from deckgen.engine.endcount import counts_of_round
+
+        counts = counts_of_round(
+            engine.t, rules.params.board.shape, best.turned_up, best.actions, multiple
+        )
     return build_example(
         dset=rules.dset,
         players=n,
@@ -92,6 +100,8 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         doubles_across=False,  # a line board: doubles lie in the row like any tile
         views=views[1] if views else None,
         start_view=views[0] if views else None,
+        counts=counts,
+        play_points=best.play_points,
     )
 
 
