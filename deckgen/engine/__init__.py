@@ -40,7 +40,10 @@ from deckgen.engine.results import (
 )
 from deckgen.engine.setup import RoundStart
 from deckgen.engine.state import IllegalMove, RoundState
+from deckgen.engine.trains import Trains
 from deckgen.rulespec import RuleSpec
+
+LAYOUTS.setdefault(Trains.name, Trains)  # Mexican Train, in its own module
 
 __all__ = [
     "END_BLOCKED",

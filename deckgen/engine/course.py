@@ -34,8 +34,11 @@ def round_lines(
             lines.append(f"  seat {s} holds " + " ".join(str(tiles[i]) for i in hand))
         if r.deal.stock:
             lines.append(f"  stock: {len(r.deal.stock)} tiles")
+    trains = spec.params.board.shape == "trains"
+    n = len(r.hand_values)
     if r.turned_up >= 0:
-        lines.append(f"  start tile turned up: {tiles[r.turned_up]}")
+        what = "station double" if trains else "start tile turned up"
+        lines.append(f"  {what}: {tiles[r.turned_up]}")
     actions = r.actions or []
     multiple = spec.params.scoring.ends_multiple
     counted: list[tuple[int, int] | None] = [None] * len(actions)
@@ -53,12 +56,19 @@ def round_lines(
             score = f"; the ends count {cp[0]}" + (f", scores {cp[1]}" if cp[1] else "")
         if a.kind == "lead":
             lines.append(f"  seat {a.seat} leads {tiles[a.tile]}{score}")
+        elif a.kind == "play" and trains:
+            train = "the Mexican Train" if a.end == n else f"seat {a.end}'s train"
+            if a.end == a.seat:
+                train = "their own train"
+            lines.append(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} of {train}")
         elif a.kind == "play":
             lines.append(
                 f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} (end {a.end}){score}"
             )
         elif a.kind == "draw":
             lines.append(f"  seat {a.seat} draws {tiles[a.tile]}")
+        elif trains:
+            lines.append(f"  seat {a.seat} passes and marks their train open")
         else:
             lines.append(f"  seat {a.seat} passes")
     if r.end == END_OUT:

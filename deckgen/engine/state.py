@@ -256,6 +256,7 @@ class RoundState:
         if i < 0:  # kept a drawn tile and passed
             c.passes += 1
             c.forced_passes = 0
+            self.layout.passed(seat)
             if self.actions is not None:
                 self.actions.append(Action("pass", seat))
             self._next_seat()
@@ -292,6 +293,9 @@ class RoundState:
             self.end = END_OUT
             self.out_seat = seat
             return
+        if self.layout.again:  # a train's double: the same seat satisfies it
+            self._next_decision()
+            return
         self._next_seat()
 
     # ------------------------------------------------------------------ forced steps
@@ -311,6 +315,7 @@ class RoundState:
             if c.turns > MAX_TURNS:
                 raise InvariantError("a round ran past 100000 turns")
             seat = self.seat
+            self.layout.to_move(seat)
             fits = self.layout.fits(t)
             legal = hands[seat] & fits
             self.drew = 0
@@ -341,6 +346,7 @@ class RoundState:
             for v in self.layout.ends:
                 vm |= 1 << v
             self.passed_on[seat] |= vm
+            self.layout.passed(seat)
             if actions is not None:
                 actions.append(Action("pass", seat))
             if blocked(t, c.forced_passes, len(self.stock)):
@@ -377,7 +383,7 @@ class RoundState:
                 out_seat=self.out_seat,
                 starter=s.starter,
                 hands=self.hands,
-                fired=self.fired,
+                fired=self.fired | self.layout.clauses(),
                 gaps=self.gaps,
                 turns=c.turns,
                 draws=c.draws,

@@ -84,6 +84,21 @@ ENGINE_CLAUSES: dict[str, tuple[str, str, _Pred]] = {
         "a double turned up is passed over",
         lambda r: r.opening.lead == "turned_up" and r.opening.turned_up_doubles == "skip",
     ),
+    "lead.station": (
+        "play",
+        "the round's station double is set in the middle",
+        lambda r: r.opening.lead == "station",
+    ),
+    "play.open_train": (
+        "play",
+        "a player who passes marks their train open to everyone",
+        lambda r: r.board.shape == "trains",
+    ),
+    "play.satisfy_double": (
+        "play",
+        "a double must be covered before any other play",
+        lambda r: r.board.shape == "trains",
+    ),
     "play.match": ("play", "a tile is placed so that touching halves match", _always),
     "play.doubles": ("play", "how a double is placed", _always),
     "play.draw": ("play", "a player who cannot play draws", _draws),

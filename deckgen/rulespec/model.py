@@ -97,10 +97,12 @@ class Opening(_Strict):
     """Round 1: ``seat`` (seat 0 starts), ``highest_double`` (holder of the highest
     double), ``required_double`` (holder of the double ``required_double``)."""
     required_double: int | None = Field(default=None, ge=0, le=MAX_SUPPORTED_PIP)
-    lead: Literal["any", "starter_double", "turned_up"]
+    lead: Literal["any", "starter_double", "turned_up", "station"]
     """``any``: the starter leads any tile; ``starter_double``: the starter must lead the
     double that made him starter; ``turned_up``: a tile of the stock is turned up as the
-    first tile and the starter plays onto it."""
+    first tile and the starter plays onto it; ``station``: the round's station double
+    (the highest in round 1, one lower each round) is set in the middle before play
+    (``lead.station``; with ``board.shape = "trains"``)."""
     turned_up_doubles: Literal["allowed", "skip"] = "allowed"
     """``skip``: a double turned up is left in the stock and the next tile is turned up."""
     no_double: Literal["heaviest_tile", "redeal"] | None = None
@@ -117,6 +119,8 @@ class Opening(_Strict):
             raise ValueError("first_starter = 'required_double' needs required_double = <value>")
         if self.lead == "starter_double" and self.first_starter == "seat":
             raise ValueError("lead = 'starter_double' needs a double starter rule")
+        if self.lead == "station" and self.later_lead == "any":
+            raise ValueError("later_lead = 'any' cannot follow lead = 'station'")
         if self.lead == "turned_up" and self.later_lead == "any":
             raise ValueError("later_lead = 'any' cannot follow lead = 'turned_up'")
         if (
@@ -134,10 +138,12 @@ class Opening(_Strict):
 class Board(_Strict):
     """The shape of the layout."""
 
-    shape: Literal["line", "spinner", "cross_doubles"]
+    shape: Literal["line", "spinner", "cross_doubles", "trains"]
     """``line``: two open ends, doubles like any tile; ``spinner``: the first double
     placed lies crosswise and opens two more directions; ``cross_doubles``: every double
-    lies crosswise and opens two more directions (its far side and both short sides)."""
+    lies crosswise and opens two more directions (its far side and both short sides);
+    ``trains``: Mexican Train (a personal train per player from the station double,
+    the public Mexican Train, open trains, doubles to satisfy; needs ``lead = "station"``)."""
 
 
 class Turn(_Strict):
@@ -287,6 +293,11 @@ class RulesFile(_Strict):
         ndup = sorted({i for i in nids if nids.count(i) > 1})
         if ndup:
             raise ValueError("note ids must be unique; repeated: " + ", ".join(ndup))
+        if (self.board.shape == "trains") != (self.opening.lead == "station"):
+            raise ValueError(
+                "board.shape = 'trains' and opening.lead = 'station' go together: "
+                "the trains start from the station double"
+            )
         for note in self.note:
             for cid in note.clauses:
                 if cid not in ids:
