@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from deckgen.booklet.diagram import BoardView, Style, any_diagram, diagram, hand
+from deckgen.booklet.diagram import BoardView, PlacedTiles, Style, any_diagram, diagram, hand
 from deckgen.booklet.example import ExampleRound
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
@@ -182,6 +182,7 @@ class _Builder:
             else:
                 art = any_diagram(
                     position.board,
+                    label_text=self.label_text,
                     style=self.x.style,
                     unit_mm=self.fmt.width_mm / 15,
                     max_width_mm=self.fmt.width_mm * 0.74,
@@ -269,7 +270,13 @@ class _Builder:
         ex = self.x.example
         if ex is not None:
             start_caption = (
-                self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
+                self._(
+                    "A real round begins: the %(tile)s is the station; every train starts "
+                    "from it. The names say whose train each row is.",
+                    tile=tile_text(ex.lead),
+                )
+                if self.rules.params.opening.lead == "station"
+                else self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
                 if ex.turned_up
                 else self._(
                     "A real round begins: %(player)s leads %(tile)s.",
@@ -281,6 +288,7 @@ class _Builder:
                 Figure(
                     any_diagram(
                         ex.start,
+                        label_text=self.label_text,
                         style=self.x.style,
                         unit_mm=self.fmt.width_mm / 21,
                         max_width_mm=self.width,
@@ -298,10 +306,13 @@ class _Builder:
                     tile=tile_text(later.tile),
                     value=later.value,
                 )
+                if self.rules.params.board.shape == "trains":
+                    caption += " " + self._("A red coin marks an open train.")
                 figures.append(
                     Figure(
                         any_diagram(
                             later.board,
+                            label_text=self.label_text,
                             style=self.x.style,
                             unit_mm=self.fmt.width_mm / 21,
                             max_width_mm=self.width,
@@ -314,9 +325,23 @@ class _Builder:
             blocks = blocks[:split] + figures[:1] + blocks[split:] + figures[1:]
         return Section("play", self.section_title("play"), tuple(blocks))
 
+    def label_text(self, key: str) -> str:
+        """Words for a diagram label key (a train's owner, the Mexican Train)."""
+        if key.startswith("train:"):
+            return self._("train of %(player)s", player=self.seat(int(key.split(":")[1])))
+        if key == "mexican":
+            return self._("Mexican Train")
+        if key == "more":
+            return "…"
+        return key
+
     @staticmethod
     def later_index(ex: ExampleRound) -> int:
-        """Which placement the play section draws as "a little later"."""
+        """Which placement the play section draws as "a little later" (on a train table,
+        the first one from the fourth on that shows an open train, when there is one)."""
+        for i, p in enumerate(ex.placements[3:], start=4):
+            if isinstance(p.board, PlacedTiles) and p.board.markers:
+                return i
         return 5 if ex.players > 2 else 4
 
     def walkthrough(self, ex: ExampleRound) -> Section:
@@ -338,10 +363,15 @@ class _Builder:
                     tile=tile_text(step.tile),
                     value=step.value,
                 )
+                if self.rules.params.board.shape == "trains":  # which train it went on
+                    key = "mexican" if step.end == ex.players else f"train:{step.end}"
+                    what += " (" + self.label_text(key) + ")"
                 if step.count >= 0:  # score.ends: the open ends' count after the lay
                     what += "; " + self._("the ends count %(count)d", count=step.count)
                     if step.scored:
                         what += ": " + self._("scores %(points)d", points=step.scored)
+            elif self.rules.params.board.shape == "trains":
+                what = self._("cannot lay a tile, passes and marks their train open")
             else:
                 what = self._("cannot lay a card and passes")
             if step.drew:
@@ -378,6 +408,7 @@ class _Builder:
                     continue
                 figure = any_diagram(
                     p.board,
+                    label_text=self.label_text,
                     style=self.x.style,
                     unit_mm=self.fmt.width_mm / 21,
                     max_width_mm=self.width,

@@ -48,6 +48,9 @@ class Step:
     """The open ends' count after this lay, when the rules score it (else -1)."""
     scored: int = 0
     """Points that count earned (``score.ends``)."""
+    end: int = -1
+    """The engine's end index the tile went on (a train: the owner's seat, or the
+    player count for the Mexican Train)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +202,7 @@ def build_example(
                     drawn_now,
                     cp[0] if cp is not None else -1,
                     cp[1] if cp is not None else 0,
+                    act.end,
                 )
             )
             drawn_now = 0

@@ -74,7 +74,12 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         return None
     turned_up = rules.params.opening.lead == "turned_up"
     line = rules.params.board.shape == "line"
-    views = None if line else _views(rules, best)
+    if rules.params.board.shape == "trains":  # Mexican Train: the station and the trains
+        from deckgen.booklet.trainlayout import train_views
+
+        views: tuple[View, list[View | None]] | None = train_views(rules, best)
+    else:
+        views = None if line else _views(rules, best)
     counts = None
     multiple = rules.params.scoring.ends_multiple
     if multiple is not None:  # score.ends: the count after each tile, as the engine made it

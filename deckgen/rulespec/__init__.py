@@ -164,6 +164,8 @@ class RuleSpec:
     def deal_table(self) -> list[DealRow]:
         rows = []
         total = len(self.dset)
+        if self.params.opening.lead == "station":  # the station double is on the table
+            total -= 1
         for n in self.player_counts:
             size = self.params.deal.hand_size[n]
             rest = total - n * size

@@ -84,7 +84,8 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["hand_size"] = sizes.pop()
     for n in rules.players.counts:
         p[f"hand_size_{n}"] = rules.deal.hand_size[n]
-        p[f"stock_{n}"] = len(dset) - n * rules.deal.hand_size[n]
+        station = 1 if rules.opening.lead == "station" else 0  # on the table, not in stock
+        p[f"stock_{n}"] = len(dset) - station - n * rules.deal.hand_size[n]
     if rules.deal.redeal_doubles is not None:
         p["redeal_doubles"] = rules.deal.redeal_doubles
     if rules.opening.required_double is not None:
