@@ -91,8 +91,13 @@ def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
     # The booklets in both languages, fed by the check report that the demo wrote.
     for lang in ("de", "en"):
         assert len(pypdf.PdfReader(out / "booklet" / f"booklet-{lang}.pdf").pages) >= 6
+    # The Mexican Train booklets for a double-12 deck (the game such a deck is bought for).
+    for lang, name in (("de", "Mexikanischer Zug"), ("en", "Mexican Train")):
+        train = pypdf.PdfReader(out / "mexican-train" / f"booklet-{lang}.pdf")
+        assert name in train.pages[0].extract_text()
     report = json.loads((out / "check-card-domino.json").read_text())
     assert report["verdict"] == "ok"
+    assert "- `mexican-train`: ok" in (out / "README.md").read_text()
     index = (out / "README.md").read_text()
     for name in ("deck/cards.pdf", "booklet/booklet-de.pdf", "check-card-domino.md"):
         assert f"[`{name}`]({name})" in index

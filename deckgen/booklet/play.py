@@ -17,7 +17,7 @@ from deckgen.booklet.facts import PlayFacts, facts_from_rounds
 from deckgen.rulespec import RuleSpec
 
 if TYPE_CHECKING:
-    from deckgen.engine import RoundResult
+    from deckgen.engine import Engine, RoundResult
 
 EXAMPLE_SEEDS = range(1, 400)
 FACT_ROUNDS = 2000
@@ -88,6 +88,9 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         counts = counts_of_round(
             engine.t, rules.params.board.shape, best.turned_up, best.actions, multiple
         )
+    hands = best.deal.hands
+    if rules.params.opening.lead == "station":  # the station double left its holder's hand
+        hands = _after_station(engine, best.deal.hands, best.deal.stock)
     return build_example(
         dset=rules.dset,
         players=n,
@@ -95,7 +98,7 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         starter=best.starter,
         lead_tile=best.lead_tile,
         turned_up=turned_up,
-        hands=best.deal.hands,
+        hands=hands,
         actions=[RecordedAction(a.kind, a.seat, a.tile, a.end, a.value) for a in best.actions],
         end=best.end,
         out_seat=best.out_seat,
@@ -108,6 +111,16 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         counts=counts,
         play_points=best.play_points,
     )
+
+
+def _after_station(engine: Engine, hands: list[list[int]], stock: list[int]) -> list[list[int]]:
+    """The hands as play begins: the kernel's ``take_station`` on the dealt hands."""
+    from deckgen.engine.tables import bits
+    from deckgen.engine.trains import take_station
+
+    masks = [sum(1 << i for i in h) for h in hands]
+    take_station(engine.t, masks, stock[::-1], 1)
+    return [bits(m) for m in masks]
 
 
 def _views(rules: RuleSpec, result: RoundResult) -> tuple[View, list[View | None]]:

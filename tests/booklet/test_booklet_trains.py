@@ -1,0 +1,58 @@
+"""The Mexican Train booklet draws the table from the kernel's train layout: the
+station, every player's train and the Mexican Train by name, an open-train coin."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from deckgen.booklet.diagram import PlacedTiles, placed_diagram
+from deckgen.booklet.play import example_round
+from deckgen.booklet.trainlayout import train_view
+from deckgen.engine import DealRecord, Engine, Move, PlayerView
+from deckgen.rulespec import load_rules
+from deckgen.tiles import Tile
+
+SPEC = load_rules("mexican-train")
+
+
+def test_a_pass_puts_a_coin_on_that_train() -> None:
+    short = SPEC.with_changes({"deal.hand_size": {str(n): 3 for n in range(2, 9)}})
+    idx = {str(t): i for i, t in enumerate(SPEC.dset.tiles)}
+    hands = [["0-1", "2-3", "4-5"], ["6-12", "6-7", "7-8"]]
+    rest = [str(t) for t in SPEC.dset.tiles if str(t) not in {x for h in hands for x in h}]
+    deal = DealRecord([[idx[x] for x in h] for h in hands], [idx[x] for x in rest], [])
+    r = Engine(short, 2).play_round(random.Random(0), [_First(), _First()], deal=deal, record=True)
+    assert r.actions is not None
+    kinds = [a.kind for a in r.actions]
+    first_pass = kinds.index("pass")
+    before = train_view(SPEC, 2, r.turned_up, r.actions[:first_pass])
+    after = train_view(SPEC, 2, r.turned_up, r.actions[: first_pass + 1])
+    assert not before.markers
+    assert len(after.markers) == 1
+    keys = [k for _, _, k in after.labels]
+    assert keys == ["train:0", "train:1", "mexican"]
+    station = after.tiles[0]
+    assert (station[3], station[4]) == (12, 12) and station[2]  # upright in the middle
+    svg = placed_diagram(after, label_text=lambda k: "Mexican Train" if k == "mexican" else k)
+    assert "Mexican Train" in svg and "<circle" in svg
+
+
+class _First:
+    name = "first"
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        return moves[0]
+
+
+def test_the_example_round_shows_trains() -> None:
+    ex = example_round(SPEC)
+    assert ex is not None
+    assert ex.lead == Tile(12, 12)
+    assert isinstance(ex.start, PlacedTiles)
+    assert len(ex.start.labels) == ex.players + 1
+    boards = [p.board for p in ex.placements]
+    assert all(isinstance(b, PlacedTiles) for b in boards)
+    assert any(isinstance(b, PlacedTiles) and b.markers for b in boards)
+    plays = [s for s in ex.steps if s.kind == "play"]
+    assert {s.end for s in plays} <= set(range(ex.players + 1))
