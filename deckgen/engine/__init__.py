@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+from deckgen.engine.chickenfoot import ChickenFoot
 from deckgen.engine.core import Engine
 from deckgen.engine.invariants import InvariantError
 from deckgen.engine.layouts import LAYOUTS, Layout
@@ -44,6 +45,7 @@ from deckgen.engine.trains import Trains
 from deckgen.rulespec import RuleSpec
 
 LAYOUTS.setdefault(Trains.name, Trains)  # Mexican Train, in its own module
+LAYOUTS.setdefault(ChickenFoot.name, ChickenFoot)  # Chicken Foot, in its own module
 
 __all__ = [
     "END_BLOCKED",

@@ -99,6 +99,11 @@ ENGINE_CLAUSES: dict[str, tuple[str, str, _Pred]] = {
         "a double must be covered before any other play",
         lambda r: r.board.shape == "trains",
     ),
+    "play.chicken_foot": (
+        "play",
+        "the centre double's arms and every double's foot come before other play",
+        lambda r: r.board.shape == "chicken_foot",
+    ),
     "play.match": ("play", "a tile is placed so that touching halves match", _always),
     "play.doubles": ("play", "how a double is placed", _always),
     "play.draw": ("play", "a player who cannot play draws", _draws),

@@ -138,12 +138,14 @@ class Opening(_Strict):
 class Board(_Strict):
     """The shape of the layout."""
 
-    shape: Literal["line", "spinner", "cross_doubles", "trains"]
+    shape: Literal["line", "spinner", "cross_doubles", "trains", "chicken_foot"]
     """``line``: two open ends, doubles like any tile; ``spinner``: the first double
     placed lies crosswise and opens two more directions; ``cross_doubles``: every double
     lies crosswise and opens two more directions (its far side and both short sides);
     ``trains``: Mexican Train (a personal train per player from the station double,
-    the public Mexican Train, open trains, doubles to satisfy; needs ``lead = "station"``)."""
+    the public Mexican Train, open trains, doubles to satisfy; needs ``lead = "station"``);
+    ``chicken_foot``: the station double gets six arms, every later double a foot of
+    three toes, before play goes on elsewhere (needs ``lead = "station"``)."""
 
 
 class Turn(_Strict):
@@ -293,10 +295,10 @@ class RulesFile(_Strict):
         ndup = sorted({i for i in nids if nids.count(i) > 1})
         if ndup:
             raise ValueError("note ids must be unique; repeated: " + ", ".join(ndup))
-        if (self.board.shape == "trains") != (self.opening.lead == "station"):
+        if (self.board.shape in ("trains", "chicken_foot")) != (self.opening.lead == "station"):
             raise ValueError(
-                "board.shape = 'trains' and opening.lead = 'station' go together: "
-                "the trains start from the station double"
+                "board.shape = 'trains' or 'chicken_foot' and opening.lead = 'station' go "
+                "together: play starts from the round's station double"
             )
         for note in self.note:
             for cid in note.clauses:
