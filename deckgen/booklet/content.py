@@ -275,6 +275,12 @@ class _Builder:
                     "from it. The names say whose train each row is.",
                     tile=tile_text(ex.lead),
                 )
+                if self.rules.params.board.shape == "trains"
+                else self._(
+                    "A real round begins: the %(tile)s lies in the middle. It gets six arms "
+                    "before anything else is played.",
+                    tile=tile_text(ex.lead),
+                )
                 if self.rules.params.opening.lead == "station"
                 else self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
                 if ex.turned_up
@@ -308,6 +314,10 @@ class _Builder:
                 )
                 if self.rules.params.board.shape == "trains":
                     caption += " " + self._("A red coin marks an open train.")
+                if self.rules.params.board.shape == "chicken_foot":
+                    caption += " " + self._(
+                        "The dashed lines join each double to its arms or toes."
+                    )
                 figures.append(
                     Figure(
                         any_diagram(

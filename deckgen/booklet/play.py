@@ -78,6 +78,10 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         from deckgen.booklet.trainlayout import train_views
 
         views: tuple[View, list[View | None]] | None = train_views(rules, best)
+    elif rules.params.board.shape == "chicken_foot":  # the centre's arms and the feet
+        from deckgen.booklet.footlayout import foot_views
+
+        views = foot_views(rules, best)
     else:
         views = None if line else _views(rules, best)
     counts = None

@@ -56,3 +56,27 @@ def test_the_example_round_shows_trains() -> None:
     assert any(isinstance(b, PlacedTiles) and b.markers for b in boards)
     plays = [s for s in ex.steps if s.kind == "play"]
     assert {s.end for s in plays} <= set(range(ex.players + 1))
+
+
+def test_a_chicken_foot_has_three_toes() -> None:
+    from deckgen.booklet.footlayout import foot_view
+
+    spec = load_rules("chicken-foot")
+    short = spec.with_changes({"deal.hand_size": {str(n): 5 for n in range(2, 9)}})
+    idx = {str(t): i for i, t in enumerate(spec.dset.tiles)}
+    hands = [["1-9", "2-9", "3-9", "2-2", "1-1"], ["4-9", "5-9", "6-9", "0-2", "5-8"]]
+    used = {x for h in hands for x in h}
+    rest = [str(t) for t in spec.dset.tiles if str(t) not in used]
+    deal = DealRecord([[idx[x] for x in h] for h in hands], [idx[x] for x in rest], [])
+    r = Engine(short, 2).play_round(random.Random(0), [_First(), _First()], deal=deal, record=True)
+    assert r.actions is not None
+    plays = [i for i, a in enumerate(r.actions) if a.kind == "play"]
+    centre = foot_view(spec, 2, r.turned_up, r.actions[: plays[5] + 1])
+    assert len(centre.links) == 6 and len(centre.ends) == 6  # six arms, all open
+    k = next(i for i in plays[6:] if spec.dset.tiles[r.actions[i].tile].is_double)
+    v = spec.dset.tiles[r.actions[k].tile].low
+    foot = foot_view(spec, 2, r.turned_up, r.actions[: k + 1])  # the first later double
+    assert len(foot.links) == 6 + 3  # its three toes
+    assert len(foot.ends) == 5 + 3  # the arm it closed has no open end any more
+    doubles = [x for x in foot.tiles[1:] if x[2] and x[3] == x[4] == v]
+    assert len(doubles) == 1 and doubles[0][5]  # upright across the arm, outlined
