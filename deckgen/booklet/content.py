@@ -343,6 +343,12 @@ class _Builder:
             return self._("Mexican Train")
         if key == "more":
             return "…"
+        if key.startswith("count:"):  # score.ends: the count under an All Fives board
+            _, count, points = key.split(":")
+            text = self._("the ends count %(count)d", count=int(count))
+            if int(points):
+                text += ": " + self._("scores %(points)d", points=int(points))
+            return text[:1].upper() + text[1:]
         return key
 
     @staticmethod

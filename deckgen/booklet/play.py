@@ -92,6 +92,8 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         counts = counts_of_round(
             engine.t, rules.params.board.shape, best.turned_up, best.actions, multiple
         )
+    if counts is not None and views is not None:  # show the count under every board
+        views = _with_counts(views, counts, best)
     hands = best.deal.hands
     if rules.params.opening.lead == "station":  # the station double left its holder's hand
         hands = _after_station(engine, best.deal.hands, best.deal.stock)
@@ -115,6 +117,33 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         counts=counts,
         play_points=best.play_points,
     )
+
+
+def _with_counts(
+    views: tuple[View, list[View | None]],
+    counts: list[tuple[int, int] | None],
+    result: RoundResult,
+) -> tuple[View, list[View | None]]:
+    """Each board with the open ends' count after the tile just laid (``score.ends``),
+    as a label under it (``count:<sum>:<points>``, put in words by the booklet)."""
+    from dataclasses import replace
+
+    from deckgen.booklet.diagram import PlacedTiles
+
+    assert result.actions is not None
+    per_play = [c for a, c in zip(result.actions, counts, strict=True) if a.kind == "play"]
+    first = next((c for a, c in zip(result.actions, counts, strict=True) if a.kind == "lead"), None)
+
+    def label(view: View | None, cp: tuple[int, int] | None) -> View | None:
+        if not isinstance(view, PlacedTiles) or cp is None or not view.tiles:
+            return view
+        x = min(t[0] for t in view.tiles)
+        y = max(t[1] + (2.0 if t[2] else 1.0) for t in view.tiles) + 1.3
+        return replace(view, labels=(*view.labels, (x, y, f"count:{cp[0]}:{cp[1]}")))
+
+    start = label(views[0], first)
+    assert start is not None
+    return start, [label(v, cp) for v, cp in zip(views[1], per_play, strict=True)]
 
 
 def _after_station(engine: Engine, hands: list[list[int]], stock: list[int]) -> list[list[int]]:

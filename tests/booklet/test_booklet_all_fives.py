@@ -29,3 +29,15 @@ def test_a_line_game_has_no_count() -> None:
     assert ex is not None
     assert ex.play_points == ()
     assert all(s.count == -1 for s in ex.steps)
+
+
+def test_every_board_shows_its_count() -> None:
+    from deckgen.booklet.diagram import PlacedTiles
+
+    ex = example_round(load_rules("all-fives"))
+    assert ex is not None
+    plays = [s for s in ex.steps if s.kind == "play"]
+    for p, s in zip(ex.placements, plays, strict=True):
+        if isinstance(p.board, PlacedTiles):
+            keys = [k for _, _, k in p.board.labels if k.startswith("count:")]
+            assert keys == [f"count:{s.count}:{s.scored}"]
