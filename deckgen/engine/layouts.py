@@ -44,6 +44,10 @@ class TileTable(Protocol):
         ...
 
 
+_MOVES: dict[int, Move] = {}
+"""Moves are immutable: one object per (tile, end, value), made once."""
+
+
 class Layout:
     """The line: two open ends; doubles are laid like any other tile."""
 
@@ -113,13 +117,13 @@ class Layout:
 
     def fits(self, t: TileTable) -> int:
         """Bitmask of the tiles that fit some open end."""
-        m = 0
+        ends = self.ends
         suit = t.suit
-        seen = 0
-        for v in self.ends:
-            if not seen >> v & 1:
-                seen |= 1 << v
-                m |= suit[v]
+        if len(ends) == 2:
+            return suit[ends[0]] | suit[ends[1]]
+        m = 0
+        for v in ends:
+            m |= suit[v]
         return m
 
     def moves(self, t: TileTable, hand: int) -> list[Move]:
@@ -130,6 +134,7 @@ class Layout:
         out: list[Move] = []
         seen = 0
         suit = t.suit
+        known = _MOVES
         for k, v in enumerate(self.ends):
             if seen >> v & 1:
                 continue
@@ -137,7 +142,12 @@ class Layout:
             fit = hand & suit[v]
             while fit:
                 low = fit & -fit
-                out.append(Move(low.bit_length() - 1, k, v))
+                i = low.bit_length() - 1
+                key = i << 16 | k << 8 | v
+                m = known.get(key)
+                if m is None:
+                    m = known[key] = Move(i, k, v)
+                out.append(m)
                 fit ^= low
         return out
 

@@ -14,6 +14,7 @@ must lead and the tile turned up. Rules, one function each, in the order they ap
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import floor
 from typing import Literal
@@ -147,6 +148,35 @@ def heaviest(t: Tables, hands: list[int]) -> tuple[int, int]:
     return best[2], best[3]
 
 
+def _seat_zero(t: Tables, hands: list[int]) -> tuple[int, int]:
+    return 0, -1
+
+
+def _highest_double(t: Tables, hands: list[int]) -> tuple[int, int] | None:
+    for d in reversed(t.double_index):
+        seat = holder(hands, d)
+        if seat >= 0:
+            return seat, d
+    return None
+
+
+def _required_double(t: Tables, hands: list[int]) -> tuple[int, int] | None:
+    v = t.opening.required_double
+    d = t.double_index[v if v is not None else 0]
+    seat = holder(hands, d)
+    return (seat, d) if seat >= 0 else None
+
+
+FIRST_STARTERS: dict[str, Callable[[Tables, list[int]], tuple[int, int] | None]] = {
+    "seat": _seat_zero,
+    "highest_double": _highest_double,
+    "required_double": _required_double,
+}
+"""Who starts the first round, by ``opening.first_starter``: (seat, the double that
+made them starter or -1), or None when nobody holds the double asked for (then
+``opening.no_double`` decides). A new rule is one function here."""
+
+
 def find_starter(
     t: Tables, hands: list[int], start: RoundStart, fired: set[str], gaps: list[Gap]
 ) -> tuple[int, int, LeadMode, bool]:
@@ -171,19 +201,10 @@ def find_starter(
                 return seat, -1, lead_mode, False
     else:
         fired.add("start.first")
-    fs = op.first_starter
-    if fs == "seat":
-        return 0, -1, lead_mode, False
-    wanted = (
-        range(len(t.double_index) - 1, -1, -1)
-        if fs == "highest_double"
-        else (op.required_double if op.required_double is not None else 0,)
-    )
-    for v in wanted:
-        d = t.double_index[v]
-        seat = holder(hands, d)
-        if seat >= 0:
-            return seat, (d if lead_mode == "starter_double" else -1), lead_mode, False
+    found = FIRST_STARTERS[op.first_starter](t, hands)
+    if found is not None:
+        seat, d = found
+        return seat, (d if lead_mode == "starter_double" and d >= 0 else -1), lead_mode, False
     nd = op.no_double
     if nd == "redeal":
         fired.add("start.no_double")

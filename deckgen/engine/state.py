@@ -33,7 +33,7 @@ from deckgen.engine.players import PASS, Move, PlayerView
 from deckgen.engine.results import END_BLOCKED, END_OUT, END_RESERVE, Action, Gap, RoundResult
 from deckgen.engine.setup import Setup
 from deckgen.engine.tables import Tables
-from deckgen.engine.turn import blocked, can_draw, draw, may_keep_drawn
+from deckgen.engine.turn import blocked, can_draw, draw
 
 MAX_TURNS = 100_000
 
@@ -174,7 +174,7 @@ class RoundState:
                 return [Move(self.lead_tile, -1, -1)]
             return self.layout.moves(self.t, self.legal)
         moves = self.layout.moves(self.t, self.legal)
-        if may_keep_drawn(self.t, self.drew):
+        if self.drew and not self.t.must_play_drawn:  # turn.may_keep_drawn
             moves.append(PASS)
         return moves
 

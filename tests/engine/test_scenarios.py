@@ -80,7 +80,22 @@ class Scripted:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path: Path) -> None:
-    data = tomllib.loads(path.read_text())
+    run_scenario(tomllib.loads(path.read_text()))
+
+
+def test_a_wrong_expectation_fails() -> None:
+    data = tomllib.loads((HERE / "end.reserve-after-own-draws.toml").read_text())
+    data["expect"]["points"] = [5, -46]  # as if seat 0 had passed and gone out later
+    with pytest.raises(AssertionError):
+        run_scenario(data)
+    data = tomllib.loads((HERE / "end.reserve-after-own-draws.toml").read_text())
+    data["expect"]["actions"] = [*data["expect"]["actions"], "0 passes"]
+    with pytest.raises(AssertionError):
+        run_scenario(data)
+
+
+def run_scenario(data: dict[str, Any]) -> None:
+    """Play one scenario and hold it to its expectations."""
     spec = _spec(data)
     assert data["clause"] in spec.clause_ids(), "the scenario shows a clause of its rules"
     n = data["players"]
