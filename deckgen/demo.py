@@ -5,7 +5,8 @@ MeinSpiel-style double-7 card deck from ``images/demo-deck.toml`` (cover, 36 car
 imprint with the short rules, backs with the demo logo, A4 sheets for duplex printing);
 one recorded match of the card-domino rules; the rules check of every bundled rules
 file; the booklets of the card-domino rules in German and English (with the check's
-figures); and ``README.md``, an index of what was made. Everything is written through
+figures), and of Mexican Train for a double-12 deck; and ``README.md``, an index of
+what was made. Everything is written through
 a staging folder: the demo folder gets a complete set of new files or keeps its old
 ones.
 """
@@ -37,6 +38,7 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
         written += _demo_match(stage)
         written += _demo_checks(stage, reporter)
         written += _demo_booklets(stage, reporter)
+        written += _demo_train_booklets(stage, reporter)
         atomic.write_text(stage / "README.md", _index(stage, written))
         written.append("README.md")
     return [out_dir / name for name in written]
@@ -112,6 +114,25 @@ def _demo_booklets(stage: Path, reporter: Reporter) -> list[str]:
     return [p.relative_to(stage).as_posix() for p in paths]
 
 
+TRAIN_RULES = "mexican-train"
+"""The game a double-12 deck is bought for: its booklets come with the demo too."""
+
+
+def _demo_train_booklets(stage: Path, reporter: Reporter) -> list[str]:
+    """The Mexican Train booklets, German and English, for a double-12 deck (the demo
+    deck's design with 91 tiles), printing the figures of the check just run."""
+    from deckgen.booklet.make import load_check_report, make_booklets
+
+    paths = make_booklets(
+        TRAIN_RULES,
+        stage / TRAIN_RULES,
+        langs=("de", "en"),
+        check_report=load_check_report(stage / f"check-{TRAIN_RULES}.json"),
+        reporter=reporter,
+    )
+    return [p.relative_to(stage).as_posix() for p in paths]
+
+
 _DESCRIPTIONS = {
     "sets.md": "the domino sets double-6 ... double-18 (tiles, pips, printed deck size)",
     "sets.json": "the same, for scripts",
@@ -128,6 +149,8 @@ _DESCRIPTIONS = {
     "booklet/booklet-en.pdf": "rule booklet, English, A5",
     "booklet/booklet-de-print.pdf": "German booklet imposed on A4 for saddle stitching",
     "booklet/booklet-en-print.pdf": "English booklet imposed on A4 for saddle stitching",
+    f"{TRAIN_RULES}/booklet-de.pdf": "Mexican Train rule booklet for a double-12 deck, German",
+    f"{TRAIN_RULES}/booklet-en.pdf": "Mexican Train rule booklet for a double-12 deck, English",
 }
 
 
@@ -158,7 +181,8 @@ def _index(stage: Path, written: list[str]) -> str:
 Everything deckgen makes for its built-in demo: a MeinSpiel-style double-7 picture
 domino (cover, 36 cards, an imprint card with the short rules, backs with the demo
 logo), A4 sheets to print at home, the card-domino rule booklets in German and English,
-and the rules check of every bundled rules file. Made by `make demo` (`deckgen demo`).
+the Mexican Train booklets for a double-12 deck, and the rules check of every bundled
+rules file. Made by `make demo` (`deckgen demo`).
 
 | file | what it is |
 |---|---|

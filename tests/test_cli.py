@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,9 +92,15 @@ def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
     # The booklets in both languages, fed by the check report that the demo wrote.
     for lang in ("de", "en"):
         assert len(pypdf.PdfReader(out / "booklet" / f"booklet-{lang}.pdf").pages) >= 6
+    # The Mexican Train booklets for a double-12 deck (the game such a deck is bought for).
+    for lang, name in (("de", "Mexikanischer Zug"), ("en", "Mexican Train")):
+        train = pypdf.PdfReader(out / "mexican-train" / f"booklet-{lang}.pdf")
+        assert name in train.pages[0].extract_text()
     report = json.loads((out / "check-card-domino.json").read_text())
     # card-domino for 3 players: seat 0 starts 2 of 4 rounds, a design warning (issue 12)
     assert report["verdict"] in ("ok", "warn"), report["reasons"]
+    # Mexican Train: random play blocks many 2-player rounds, a design warning (issue 12)
+    assert re.search(r"- `mexican-train`: (ok|warn)\n", (out / "README.md").read_text())
     index = (out / "README.md").read_text()
     for name in ("deck/cards.pdf", "booklet/booklet-de.pdf", "check-card-domino.md"):
         assert f"[`{name}`]({name})" in index

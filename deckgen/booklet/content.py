@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from deckgen.booklet.diagram import BoardView, Style, any_diagram, diagram, hand
+from deckgen.booklet.diagram import BoardView, PlacedTiles, Style, any_diagram, diagram, hand
 from deckgen.booklet.example import ExampleRound
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
@@ -225,6 +225,7 @@ class _Builder:
             else:
                 art = any_diagram(
                     position.board,
+                    label_text=self.label_text,
                     style=self.x.style,
                     unit_mm=self.fmt.width_mm / 15,
                     max_width_mm=self.fmt.width_mm * 0.74,
@@ -312,7 +313,19 @@ class _Builder:
         ex = self.x.example
         if ex is not None:
             start_caption = (
-                self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
+                self._(
+                    "A real round begins: the %(tile)s is the station; every train starts "
+                    "from it. The names say whose train each row is.",
+                    tile=tile_text(ex.lead),
+                )
+                if self.rules.params.board.shape == "trains"
+                else self._(
+                    "A real round begins: the %(tile)s lies in the middle. It gets six arms "
+                    "before anything else is played.",
+                    tile=tile_text(ex.lead),
+                )
+                if self.rules.params.opening.lead == "station"
+                else self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
                 if ex.turned_up
                 else self._(
                     "A real round begins: %(player)s leads %(tile)s.",
@@ -324,6 +337,7 @@ class _Builder:
                 Figure(
                     any_diagram(
                         ex.start,
+                        label_text=self.label_text,
                         style=self.x.style,
                         unit_mm=self.fmt.width_mm / 21,
                         max_width_mm=self.width,
@@ -341,10 +355,17 @@ class _Builder:
                     tile=tile_text(later.tile),
                     value=later.value,
                 )
+                if self.rules.params.board.shape == "trains":
+                    caption += " " + self._("A red coin marks an open train.")
+                if self.rules.params.board.shape == "chicken_foot":
+                    caption += " " + self._(
+                        "The dashed lines join each double to its arms or toes."
+                    )
                 figures.append(
                     Figure(
                         any_diagram(
                             later.board,
+                            label_text=self.label_text,
                             style=self.x.style,
                             unit_mm=self.fmt.width_mm / 21,
                             max_width_mm=self.width,
@@ -401,9 +422,29 @@ class _Builder:
             drew,
         ) % {"n": drew}
 
+    def label_text(self, key: str) -> str:
+        """Words for a diagram label key (a train's owner, the Mexican Train)."""
+        if key.startswith("train:"):
+            return self._("train of %(player)s", player=self.seat(int(key.split(":")[1])))
+        if key == "mexican":
+            return self._("Mexican Train")
+        if key == "more":
+            return "…"
+        if key.startswith("count:"):  # score.ends: the count under an All Fives board
+            _, count, points = key.split(":")
+            text = self._("the ends count %(count)d", count=int(count))
+            if int(points):
+                text += ": " + self._("scores %(points)d", points=int(points))
+            return text[:1].upper() + text[1:]
+        return key
+
     @staticmethod
     def later_index(ex: ExampleRound) -> int:
-        """Which placement the play section draws as "a little later"."""
+        """Which placement the play section draws as "a little later" (on a train table,
+        the first one from the fourth on that shows an open train, when there is one)."""
+        for i, p in enumerate(ex.placements[3:], start=4):
+            if isinstance(p.board, PlacedTiles) and p.board.markers:
+                return i
         return 5 if ex.players > 2 else 4
 
     def walkthrough(self, ex: ExampleRound) -> Section:
@@ -419,7 +460,19 @@ class _Builder:
         ]
         rows: list[tuple[str, ...]] = []
         for step in ex.steps:
-            what = self.turn_text(step.drew, step.tile if step.kind == "play" else None, step.value)
+            tile = step.tile if step.kind == "play" else None
+            trains = self.rules.params.board.shape == "trains"
+            what = self.turn_text(step.drew, tile, step.value)
+            if tile is not None:
+                if trains:  # which train it went on
+                    key = "mexican" if step.end == ex.players else f"train:{step.end}"
+                    what += " (" + self.label_text(key) + ")"
+                if step.count >= 0:  # score.ends: the open ends' count after the lay
+                    what += "; " + self._("the ends count %(count)d", count=step.count)
+                    if step.scored:
+                        what += ": " + self._("scores %(points)d", points=step.scored)
+            elif trains:  # a player who cannot play marks their own train open
+                what += "; " + self._("their train is now open")
             rows.append((str(step.turn), self.seat(step.seat), what))
         half = (len(rows) + 1) // 2
         split_turn = ex.steps[half - 1].turn if half else 0
@@ -447,6 +500,7 @@ class _Builder:
                     continue
                 figure = any_diagram(
                     p.board,
+                    label_text=self.label_text,
                     style=self.x.style,
                     unit_mm=self.fmt.width_mm / 21,
                     max_width_mm=self.width,
@@ -522,6 +576,15 @@ class _Builder:
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
             points.append((name, signed(value)))
+        if ex.play_points:  # score.ends: points during play, then the end of the round
+            during = []
+            ending = []
+            for side, members in enumerate(ex.sides):
+                name = " + ".join(self.seat(s) for s in members)
+                during.append((name, signed(ex.play_points[side])))
+                ending.append((name, signed(ex.points[side] - ex.play_points[side])))
+            inner.append(Sum(tuple(during), title=self._("Scored during play (the ends):")))
+            inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
         return Box(self._("Worked example"), tuple(inner))
 

@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -374,6 +374,13 @@ class PlacedTiles:
 
     tiles: tuple[tuple[float, float, bool, int, int, bool], ...]
     ends: tuple[tuple[float, float, str], ...] = ()
+    labels: tuple[tuple[float, float, str], ...] = ()
+    """Text at ``(x, y)`` (left edge, baseline), as keys the caller's ``label_text``
+    turns into words (a train's owner, the Mexican Train): the view stays language-free."""
+    markers: tuple[tuple[float, float], ...] = ()
+    """Round markers at ``(x, y)`` (centre), such as the coin on an open train."""
+    links: tuple[tuple[float, float, float, float], ...] = ()
+    """Thin lines from ``(x1, y1)`` to ``(x2, y2)`` (a train to its station)."""
 
     @property
     def values(self) -> set[int]:
@@ -398,6 +405,7 @@ def placed_diagram(
     unit_mm: float = 5.0,
     max_width_mm: float | None = None,
     title: str = "",
+    label_text: Callable[[str], str] = str,
 ) -> str:
     """An SVG picture of a laid-out position (see :class:`PlacedTiles`)."""
     if style not in STYLES:
@@ -413,11 +421,32 @@ def placed_diagram(
     ys = [p.y for p in placed] + [p.y + (2 * UNIT if p.vertical else UNIT) for p in placed]
     xs += [x * UNIT for x, _, _ in view.ends]
     ys += [y * UNIT for _, y, _ in view.ends]
+    texts = [(x, y, label_text(key)) for x, y, key in view.labels]
+    for x, y, text in texts:  # a rough width: 0.55 em per character at 9 units
+        xs += [x * UNIT, x * UNIT + len(text) * 5.0]
+        ys += [y * UNIT - 8.0, y * UNIT + 2.0]
     pad = 9.0
     box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
     tiles = "".join(_tile_svg(prefix, p, style) for p in placed)
     marks = "".join(_end_arrow(x * UNIT, y * UNIT, d) for x, y, d in view.ends)
-    content = _defs(prefix, view.values, style) + tiles + marks
+    links = "".join(
+        f'<line x1="{a * UNIT:g}" y1="{b * UNIT:g}" x2="{c * UNIT:g}" y2="{d * UNIT:g}" '
+        f'stroke="{INK}" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
+        for a, b, c, d in view.links
+    )
+    coins = "".join(
+        f'<circle cx="{x * UNIT:g}" cy="{y * UNIT:g}" r="{UNIT * 0.32:g}" fill="{HIGHLIGHT}" '
+        f'stroke="{INK}" stroke-width="0.6"/>'
+        for x, y in view.markers
+    )
+    from html import escape
+
+    words = "".join(
+        f'<text x="{x * UNIT:g}" y="{y * UNIT:g}" font-size="9" '
+        f'font-family="Booklet Sans, DejaVu Sans" fill="{INK}">{escape(text)}</text>'
+        for x, y, text in texts
+    )
+    content = _defs(prefix, view.values, style) + links + tiles + marks + coins + words
     return _svg(content, box, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)
 
 
@@ -428,10 +457,16 @@ def any_diagram(
     unit_mm: float = 5.0,
     max_width_mm: float | None = None,
     title: str = "",
+    label_text: Callable[[str], str] = str,
 ) -> str:
     """:func:`diagram` for a line, :func:`placed_diagram` for a laid-out position."""
     if isinstance(board, PlacedTiles):
         return placed_diagram(
-            board, style=style, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title
+            board,
+            style=style,
+            unit_mm=unit_mm,
+            max_width_mm=max_width_mm,
+            title=title,
+            label_text=label_text,
         )
     return diagram(board, style=style, unit_mm=unit_mm, max_width_mm=max_width_mm, title=title)

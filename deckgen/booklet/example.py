@@ -44,6 +44,13 @@ class Step:
     tile: Tile | None
     value: int
     drew: int
+    count: int = -1
+    """The open ends' count after this lay, when the rules score it (else -1)."""
+    scored: int = 0
+    """Points that count earned (``score.ends``)."""
+    end: int = -1
+    """The engine's end index the tile went on (a train: the owner's seat, or the
+    player count for the Mexican Train)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,8 @@ class ExampleRound:
     turns: int
     draws: int
     steps: tuple[Step, ...] = ()
+    play_points: tuple[int, ...] = ()
+    """Of ``points``, what each side scored during play (``score.ends``)."""
 
     def position_after(self, placements: int) -> Placement | None:
         """The placement number ``placements`` (1-based), or the last drawable one before it."""
@@ -138,11 +147,14 @@ def build_example(
     doubles_across: bool = True,
     views: Sequence[View | None] | None = None,
     start_view: View | None = None,
+    counts: Sequence[tuple[int, int] | None] | None = None,
+    play_points: Sequence[int] = (),
 ) -> ExampleRound:
     """An :class:`ExampleRound` from a recorded round (deck indices).
 
     A line board is rebuilt here; for other boards the caller passes ``start_view`` and
-    ``views`` (one per ``play`` action, None where it cannot be drawn).
+    ``views`` (one per ``play`` action, None where it cannot be drawn). ``counts``:
+    per action, the open ends' count and its points, when the rules score during play.
     """
     lead = dset.tile(lead_tile)
     builder = LineBuilder(lead, doubles_across=doubles_across)
@@ -154,7 +166,8 @@ def build_example(
     turn = 0
     draws = 0
     drawn_now = 0
-    for act in actions:
+    for k, act in enumerate(actions):
+        cp = counts[k] if counts is not None else None
         if act.kind == "lead":
             held[act.seat].discard(act.tile)
             continue
@@ -179,7 +192,19 @@ def build_example(
             else:
                 view = views[len(placements)]
             placements.append(Placement(act.seat, tile, act.value, view, turn, drawn_now))
-            steps.append(Step(turn, act.seat, "play", tile, act.value, drawn_now))
+            steps.append(
+                Step(
+                    turn,
+                    act.seat,
+                    "play",
+                    tile,
+                    act.value,
+                    drawn_now,
+                    cp[0] if cp is not None else -1,
+                    cp[1] if cp is not None else 0,
+                    act.end,
+                )
+            )
             drawn_now = 0
     left = tuple(tuple(sorted(dset.tile(i) for i in h)) for h in held)
     return ExampleRound(
@@ -198,4 +223,5 @@ def build_example(
         turns=turns,
         draws=draws,
         steps=tuple(steps),
+        play_points=tuple(play_points),
     )

@@ -17,7 +17,7 @@ from deckgen.booklet.facts import PlayFacts, facts_from_rounds
 from deckgen.rulespec import RuleSpec
 
 if TYPE_CHECKING:
-    from deckgen.engine import RoundResult
+    from deckgen.engine import Engine, RoundResult
 
 EXAMPLE_SEEDS = range(1, 400)
 FACT_ROUNDS = 2000
@@ -74,7 +74,29 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         return None
     turned_up = rules.params.opening.lead == "turned_up"
     line = rules.params.board.shape == "line"
-    views = None if line else _views(rules, best)
+    if rules.params.board.shape == "trains":  # Mexican Train: the station and the trains
+        from deckgen.booklet.trainlayout import train_views
+
+        views: tuple[View, list[View | None]] | None = train_views(rules, best)
+    elif rules.params.board.shape == "chicken_foot":  # the centre's arms and the feet
+        from deckgen.booklet.footlayout import foot_views
+
+        views = foot_views(rules, best)
+    else:
+        views = None if line else _views(rules, best)
+    counts = None
+    multiple = rules.params.scoring.ends_multiple
+    if multiple is not None:  # score.ends: the count after each tile, as the engine made it
+        from deckgen.engine.endcount import counts_of_round
+
+        counts = counts_of_round(
+            engine.t, rules.params.board.shape, best.turned_up, best.actions, multiple
+        )
+    if counts is not None and views is not None:  # show the count under every board
+        views = _with_counts(views, counts, best)
+    hands = best.deal.hands
+    if rules.params.opening.lead == "station":  # the station double left its holder's hand
+        hands = _after_station(engine, best.deal.hands, best.deal.stock)
     return build_example(
         dset=rules.dset,
         players=n,
@@ -82,7 +104,7 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         starter=best.starter,
         lead_tile=best.lead_tile,
         turned_up=turned_up,
-        hands=best.deal.hands,
+        hands=hands,
         actions=[RecordedAction(a.kind, a.seat, a.tile, a.end, a.value) for a in best.actions],
         end=best.end,
         out_seat=best.out_seat,
@@ -92,7 +114,46 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
         doubles_across=False,  # a line board: doubles lie in the row like any tile
         views=views[1] if views else None,
         start_view=views[0] if views else None,
+        counts=counts,
+        play_points=best.play_points,
     )
+
+
+def _with_counts(
+    views: tuple[View, list[View | None]],
+    counts: list[tuple[int, int] | None],
+    result: RoundResult,
+) -> tuple[View, list[View | None]]:
+    """Each board with the open ends' count after the tile just laid (``score.ends``),
+    as a label under it (``count:<sum>:<points>``, put in words by the booklet)."""
+    from dataclasses import replace
+
+    from deckgen.booklet.diagram import PlacedTiles
+
+    assert result.actions is not None
+    per_play = [c for a, c in zip(result.actions, counts, strict=True) if a.kind == "play"]
+    first = next((c for a, c in zip(result.actions, counts, strict=True) if a.kind == "lead"), None)
+
+    def label(view: View | None, cp: tuple[int, int] | None) -> View | None:
+        if not isinstance(view, PlacedTiles) or cp is None or not view.tiles:
+            return view
+        x = min(t[0] for t in view.tiles)
+        y = max(t[1] + (2.0 if t[2] else 1.0) for t in view.tiles) + 1.3
+        return replace(view, labels=(*view.labels, (x, y, f"count:{cp[0]}:{cp[1]}")))
+
+    start = label(views[0], first)
+    assert start is not None
+    return start, [label(v, cp) for v, cp in zip(views[1], per_play, strict=True)]
+
+
+def _after_station(engine: Engine, hands: list[list[int]], stock: list[int]) -> list[list[int]]:
+    """The hands as play begins: the kernel's ``take_station`` on the dealt hands."""
+    from deckgen.engine.tables import bits
+    from deckgen.engine.trains import take_station
+
+    masks = [sum(1 << i for i in h) for h in hands]
+    take_station(engine.t, masks, stock[::-1], 1)
+    return [bits(m) for m in masks]
 
 
 def _views(rules: RuleSpec, result: RoundResult) -> tuple[View, list[View | None]]:

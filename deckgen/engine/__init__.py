@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+from deckgen.engine.chickenfoot import ChickenFoot
 from deckgen.engine.core import Engine
 from deckgen.engine.invariants import InvariantError
 from deckgen.engine.layouts import LAYOUTS, Layout
@@ -40,7 +41,11 @@ from deckgen.engine.results import (
 )
 from deckgen.engine.setup import RoundStart
 from deckgen.engine.state import IllegalMove, RoundState
+from deckgen.engine.trains import Trains
 from deckgen.rulespec import RuleSpec
+
+LAYOUTS.setdefault(Trains.name, Trains)  # Mexican Train, in its own module
+LAYOUTS.setdefault(ChickenFoot.name, ChickenFoot)  # Chicken Foot, in its own module
 
 __all__ = [
     "END_BLOCKED",

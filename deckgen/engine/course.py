@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from deckgen.engine.endcount import counts_of_round
 from deckgen.engine.results import END_BLOCKED, END_OUT, MatchResult, RoundResult
+from deckgen.engine.tables import compile_tables
 from deckgen.rulespec import RuleSpec
 
 
@@ -32,15 +34,41 @@ def round_lines(
             lines.append(f"  seat {s} holds " + " ".join(str(tiles[i]) for i in hand))
         if r.deal.stock:
             lines.append(f"  stock: {len(r.deal.stock)} tiles")
+    trains = spec.params.board.shape == "trains"
+    n = len(r.hand_values)
     if r.turned_up >= 0:
-        lines.append(f"  start tile turned up: {tiles[r.turned_up]}")
-    for a in r.actions or []:
+        what = "station double" if trains else "start tile turned up"
+        lines.append(f"  {what}: {tiles[r.turned_up]}")
+    actions = r.actions or []
+    multiple = spec.params.scoring.ends_multiple
+    counted: list[tuple[int, int] | None] = [None] * len(actions)
+    if multiple is not None:  # score.ends: the count after each tile laid
+        counted = counts_of_round(
+            compile_tables(spec, len(r.hand_values)),
+            spec.params.board.shape,
+            r.turned_up,
+            actions,
+            multiple,
+        )
+    for a, cp in zip(actions, counted, strict=True):
+        score = ""
+        if cp is not None:
+            score = f"; the ends count {cp[0]}" + (f", scores {cp[1]}" if cp[1] else "")
         if a.kind == "lead":
-            lines.append(f"  seat {a.seat} leads {tiles[a.tile]}")
+            lines.append(f"  seat {a.seat} leads {tiles[a.tile]}{score}")
+        elif a.kind == "play" and trains:
+            train = "the Mexican Train" if a.end == n else f"seat {a.end}'s train"
+            if a.end == a.seat:
+                train = "their own train"
+            lines.append(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} of {train}")
         elif a.kind == "play":
-            lines.append(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} (end {a.end})")
+            lines.append(
+                f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} (end {a.end}){score}"
+            )
         elif a.kind == "draw":
             lines.append(f"  seat {a.seat} draws {tiles[a.tile]}")
+        elif trains:
+            lines.append(f"  seat {a.seat} passes and marks their train open")
         else:
             lines.append(f"  seat {a.seat} passes")
     if r.end == END_OUT:
@@ -56,6 +84,9 @@ def round_lines(
     won = ", ".join(side_name(sides, w) for w in r.winners) or "nobody"
     pts = ", ".join(f"{side_name(sides, i)} {p:+d}" for i, p in enumerate(r.points))
     lines.append(f"  round won by {won}; points: {pts}")
+    if r.play_points:
+        during = ", ".join(f"{side_name(sides, i)} {p}" for i, p in enumerate(r.play_points))
+        lines.append(f"  of these, scored during play: {during}")
     for g in r.gaps:
         lines.append(f"  GAP {g.situation}: {g.description} ({g.fallback})")
     return lines

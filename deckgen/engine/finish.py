@@ -59,6 +59,8 @@ class RoundTally:
     """The stock left (with ``board`` and ``dead``: for the invariant checks)."""
     board: int = 0
     dead: int = 0
+    play_points: tuple[int, ...] = ()
+    """Points per side scored during play (``score.ends``); empty when the rules have none."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -175,6 +177,10 @@ class Finisher:
         gaps = r.gaps
         if sgaps:
             gaps.extend(sgaps)
+        if r.play_points:  # scored during play (score.ends): added to the round's points
+            points = tuple([a + b for a, b in zip(points, r.play_points, strict=True)])
+            if any(r.play_points):
+                clauses = tuple(sorted({*clauses, "score.ends"}))
         result = RoundResult(
             r.end,
             r.starter,
@@ -193,6 +199,7 @@ class Finisher:
             r.first_tile,
             r.deal,
             r.actions,
+            r.play_points,
         )
         if self.check:
             check_tiles(t, hands, r.stock or [], r.board, r.dead)

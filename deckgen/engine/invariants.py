@@ -62,13 +62,19 @@ def check_round(t: Tables, r: RoundResult, hands: list[int]) -> None:
         raise InvariantError("a player has no tiles but the round did not end by going out")
     sc = t.scoring
     sv = [sum(hv[s] for s in side) for side in t.sides]
+    during = r.play_points or (0,) * len(r.points)
+    if any(p < 0 or (p and p % t.ends_multiple) for p in during):
+        raise InvariantError(f"points scored during play {during} are not multiples")
+    end_points = [p - d for p, d in zip(r.points, during, strict=True)]
+    if sc.round_to and any(p % sc.round_to for p in end_points):
+        raise InvariantError(f"round points {end_points} are not rounded to {sc.round_to}")
     if sc.method == "penalty":
-        for i, p in enumerate(r.points):
+        for i, p in enumerate(end_points):
             bonus = sc.out_bonus if (r.end == END_OUT and i in r.winners) else 0
             if p != bonus - sv[i]:
                 raise InvariantError(f"side {i} scored {p}, expected {bonus - sv[i]}")
     else:
-        for i, p in enumerate(r.points):
+        for i, p in enumerate(end_points):
             if i not in r.winners and p != 0:
                 raise InvariantError(f"side {i} did not win but scored {p}")
             if i in r.winners and p < 0:

@@ -53,6 +53,8 @@ class Layout:
 
     name = "line"
     __slots__ = ("ends",)
+    again = False
+    """The seat that just laid a tile moves again (a train layout's double)."""
 
     def __init__(self) -> None:
         self.ends: list[int] = []
@@ -70,6 +72,16 @@ class Layout:
 
     def laid_across(self) -> None:
         """A double was just laid across (a spinner allows only one)."""
+
+    def to_move(self, seat: int) -> None:
+        """The kernel says whose turn it is (layouts with owned arms use it)."""
+
+    def passed(self, seat: int) -> None:
+        """The kernel says ``seat`` passed (a train layout marks its train open)."""
+
+    def clauses(self) -> set[str]:
+        """Clause ids of the layout's own rules that decided something this round."""
+        return set()
 
     # ---------------------------------------------------------------- placing
     def start(self, t: TileTable, tile: int) -> bool:

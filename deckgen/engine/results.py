@@ -88,6 +88,9 @@ class RoundResult:
     """The first tile on the board (turned up or led)."""
     deal: DealRecord | None = None
     actions: list[Action] | None = None
+    play_points: tuple[int, ...] = ()
+    """Of ``points``, what each side scored during play (``score.ends``); empty when
+    the rules score nothing during play."""
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ they share. To add a method: write a :class:`Method` subclass and register it.
 
 from __future__ import annotations
 
+from deckgen.engine.endcount import rounded
 from deckgen.engine.results import END_OUT, Gap
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import GAP_SITUATIONS
@@ -141,6 +142,25 @@ def score_round(
     hand_values: tuple[int, ...] | list[int],
 ) -> Scored:
     """Return ``(winning sides, points per side, clause ids fired, gaps)``."""
+    scored = _score_round(t, scoring, end, out_seat, hand_values)
+    if scoring.round_to is None or not any(scored[1]):
+        return scored
+    m = scoring.round_to  # score.rounding: the winners' points to the nearest multiple
+    return (
+        scored[0],
+        tuple([rounded(p, m) for p in scored[1]]),
+        [*scored[2], "score.rounding"],
+        scored[3],
+    )
+
+
+def _score_round(
+    t: Tables,
+    scoring: Scoring,
+    end: str,
+    out_seat: int,
+    hand_values: tuple[int, ...] | list[int],
+) -> Scored:
     sv = _side_values(t, hand_values)
     ns = len(sv)
     e = Ending(t, scoring, out_seat, hand_values, sv, sum(sv))

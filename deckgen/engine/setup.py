@@ -25,7 +25,7 @@ from deckgen.rulespec import GAP_SITUATIONS
 
 MAX_REDEALS = 100
 
-LeadMode = Literal["any", "starter_double", "turned_up"]
+LeadMode = Literal["any", "starter_double", "turned_up", "station"]
 
 
 class DealRejected(Exception):
@@ -301,6 +301,11 @@ def setup_round(
         else:
             gaps.append(Gap("lead.no_tile", "no tile may be turned up", fallback("lead.no_tile")))
             lead_mode = "any"
+    if lead_mode == "station":  # Mexican Train: the round's double in the middle
+        from deckgen.engine.trains import take_station
+
+        turned_up = take_station(t, hands, stock, start.round_no)
+        fired.add("lead.station")
     if lead_mode == "any":
         fired.add("lead.any")
     elif lead_mode == "starter_double":

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckgen.engine.endcount import EndCount, ends_points
 from deckgen.engine.finish import Finisher, RoundTally
 from deckgen.engine.invariants import InvariantError, check_placement, check_tiles
 from deckgen.engine.layouts import Layout, new_layout
@@ -78,6 +79,7 @@ class RoundState:
         "counts",
         "drew",
         "end",
+        "endcount",
         "finisher",
         "fired",
         "first_tile",
@@ -88,6 +90,7 @@ class RoundState:
         "legal",
         "out_seat",
         "passed_on",
+        "play_points",
         "seat",
         "setup",
         "stock",
@@ -134,10 +137,16 @@ class RoundState:
         self.legal = 0
         """Bitmask of the tiles the seat to move may lay."""
         self.check = check
+        self.endcount = EndCount() if t.ends_multiple else None
+        """The open ends' count, when the rules score it during play (``score.ends``)."""
+        self.play_points = [0] * len(t.sides)
+        """Points each side scored during play."""
         if setup.turned_up >= 0:
             i = self.first_tile = setup.turned_up
             self.board = 1 << i
-            self.layout.start(t, i)
+            across = self.layout.start(t, i)
+            if self.endcount is not None:
+                self.endcount.start(t, i, across)
             self._next_decision()
         else:
             self.counts.turns = 1
@@ -217,6 +226,8 @@ class RoundState:
         out.lead_tile = self.lead_tile
         out.legal = self.legal
         out.check = self.check
+        out.endcount = None if self.endcount is None else self.endcount.copy()
+        out.play_points = self.play_points.copy()
         return out
 
     def apply(self, move: Move) -> list[Action]:
@@ -246,6 +257,7 @@ class RoundState:
         if i < 0:  # kept a drawn tile and passed
             c.passes += 1
             c.forced_passes = 0
+            self.layout.passed(seat)
             if self.actions is not None:
                 self.actions.append(Action("pass", seat))
             self._next_seat()
@@ -260,16 +272,18 @@ class RoundState:
         self.board |= bit
         if move.end < 0:
             self.first_tile = i
-            self.layout.start(t, i)
+            across = self.layout.start(t, i)
             if self.actions is not None:
                 self.actions.append(Action("lead", seat, i, -1, -1))
         else:
             v = self.layout.ends[move.end]
-            self.layout.place(t, i, move.end)
+            across = self.layout.place(t, i, move.end)
             if self.actions is not None:
                 self.actions.append(Action("play", seat, i, move.end, v))
             if self.drew:
                 c.drawn_played = True
+        if self.endcount is not None:
+            self._count_ends(seat, i, move.end, across)
         if t.is_double[i]:
             c.placed_double = True
         c.played += 1
@@ -279,6 +293,9 @@ class RoundState:
         if not self.hands[seat]:
             self.end = END_OUT
             self.out_seat = seat
+            return
+        if self.layout.again:  # a train's double: the same seat satisfies it
+            self._next_decision()
             return
         self._next_seat()
 
@@ -299,6 +316,7 @@ class RoundState:
             if c.turns > MAX_TURNS:
                 raise InvariantError("a round ran past 100000 turns")
             seat = self.seat
+            self.layout.to_move(seat)
             fits = self.layout.fits(t)
             legal = hands[seat] & fits
             self.drew = 0
@@ -329,6 +347,7 @@ class RoundState:
             for v in self.layout.ends:
                 vm |= 1 << v
             self.passed_on[seat] |= vm
+            self.layout.passed(seat)
             if actions is not None:
                 actions.append(Action("pass", seat))
             if blocked(t, c.forced_passes, len(self.stock)):
@@ -336,6 +355,18 @@ class RoundState:
                 return
             s = seat + 1
             self.seat = s if s < t.players else 0
+
+    def _count_ends(self, seat: int, tile: int, end: int, across: bool) -> None:
+        """Score the open ends after ``tile`` was laid (``score.ends``)."""
+        ec = self.endcount
+        assert ec is not None
+        if end < 0:
+            ec.start(self.t, tile, across)
+        else:
+            ec.placed(self.t, tile, end, across)
+        pts = ends_points(ec.count(self.layout.ends), self.t.ends_multiple)
+        if pts:
+            self.play_points[self.t.side_of[seat]] += pts
 
     def _check_tiles(self) -> None:
         check_tiles(self.t, self.hands, self.stock, self.board, self.setup.dead)
@@ -353,7 +384,7 @@ class RoundState:
                 out_seat=self.out_seat,
                 starter=s.starter,
                 hands=self.hands,
-                fired=self.fired,
+                fired=self.fired | self.layout.clauses(),
                 gaps=self.gaps,
                 turns=c.turns,
                 draws=c.draws,
@@ -370,5 +401,6 @@ class RoundState:
                 stock=self.stock,
                 board=self.board,
                 dead=s.dead,
+                play_points=tuple(self.play_points) if self.endcount is not None else (),
             )
         )

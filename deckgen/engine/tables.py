@@ -53,6 +53,8 @@ class Tables:
     """Tiles with a special scoring value (``scoring.tile_values``)."""
     opening: Opening
     scoring: Scoring
+    ends_multiple: int = 0
+    """Scoring during play: the open ends' count scores when a multiple of this (0: no)."""
 
 
 def compile_tables(spec: RuleSpec, players: int) -> Tables:
@@ -96,6 +98,7 @@ def compile_tables(spec: RuleSpec, players: int) -> Tables:
         special_mask=sum(1 << i for i, t in enumerate(tiles) if str(t) in special),
         opening=p.opening,
         scoring=p.scoring,
+        ends_multiple=p.scoring.ends_multiple or 0,
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.check import CheckOptions
+from deckgen.rulecheck.fastline import unsupported
 from deckgen.rulecheck.files import check_to_folder
 from deckgen.rulespec import list_rules
 
@@ -32,6 +33,14 @@ def check_bundled(folder: Path, *, reporter: Reporter | None = None) -> list[Pat
     for spec in list_rules():
         if spec.id == MAIN_RULES:
             opts = CheckOptions(rounds=MAIN_ROUNDS, seed=SEED)
+        elif unsupported(spec, ("random",), spec.player_counts[0]) is not None:
+            # only the kernel plays it (Mexican Train, All Fives): the judge's rounds
+            opts = CheckOptions(
+                rounds=OTHER_JUDGE_ROUNDS,
+                seed=SEED,
+                judge_rounds=OTHER_JUDGE_ROUNDS,
+                invariant_rounds=OTHER_INVARIANT_ROUNDS,
+            )
         else:
             opts = CheckOptions(
                 rounds=OTHER_ROUNDS,

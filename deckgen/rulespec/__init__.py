@@ -160,13 +160,15 @@ class RuleSpec:
 
     def teams(self, players: int) -> list[tuple[int, ...]]:
         """The sides of a match: one seat each, or partners opposite (0+2, 1+3)."""
-        if self.params.players.teams == "opposite" and players == 4:
+        if self.params.players.teams in ("opposite", "opposite_at_4") and players == 4:
             return [(0, 2), (1, 3)]
         return [(s,) for s in range(players)]
 
     def deal_table(self) -> list[DealRow]:
         rows = []
         total = len(self.dset)
+        if self.params.opening.lead == "station":  # the station double is on the table
+            total -= 1
         for n in self.player_counts:
             size = self.params.deal.hand_size[n]
             rest = total - n * size

@@ -84,6 +84,26 @@ ENGINE_CLAUSES: dict[str, tuple[str, str, _Pred]] = {
         "a double turned up is passed over",
         lambda r: r.opening.lead == "turned_up" and r.opening.turned_up_doubles == "skip",
     ),
+    "lead.station": (
+        "play",
+        "the round's station double is set in the middle",
+        lambda r: r.opening.lead == "station",
+    ),
+    "play.open_train": (
+        "play",
+        "a player who passes marks their train open to everyone",
+        lambda r: r.board.shape == "trains",
+    ),
+    "play.satisfy_double": (
+        "play",
+        "a double must be covered before any other play",
+        lambda r: r.board.shape == "trains",
+    ),
+    "play.chicken_foot": (
+        "play",
+        "the centre double's arms and every double's foot come before other play",
+        lambda r: r.board.shape == "chicken_foot",
+    ),
     "play.match": ("play", "a tile is placed so that touching halves match", _always),
     "play.doubles": ("play", "how a double is placed", _always),
     "play.draw": ("play", "a player who cannot play draws", _draws),
@@ -110,6 +130,16 @@ ENGINE_CLAUSES: dict[str, tuple[str, str, _Pred]] = {
         "scoring",
         "tiles with a special value",
         lambda r: bool(r.scoring.tile_values),
+    ),
+    "score.ends": (
+        "play",
+        "points scored during play when the open ends add up to a multiple",
+        lambda r: r.scoring.ends_multiple is not None,
+    ),
+    "score.rounding": (
+        "scoring",
+        "a round's points are rounded to a multiple",
+        lambda r: r.scoring.round_to is not None,
     ),
     "match.end": ("game_end", "when the match ends and who wins it", _always),
     "match.tie": ("game_end", "a tie at the end of the match", lambda r: r.match.tie is not None),

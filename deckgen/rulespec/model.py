@@ -46,8 +46,9 @@ class Players(_Strict):
     """How many may play, in teams or not, and which way the turn passes."""
 
     counts: list[int] = Field(min_length=1)
-    teams: Literal["none", "opposite"] = "none"
-    """``opposite``: four players, partners sit opposite (seats 0+2 against 1+3)."""
+    teams: Literal["none", "opposite", "opposite_at_4"] = "none"
+    """``opposite``: four players, partners sit opposite (seats 0+2 against 1+3);
+    ``opposite_at_4``: the same with four players, while two or three play alone."""
     direction: Literal["clockwise", "counterclockwise"] = "clockwise"
 
     @field_validator("counts")
@@ -63,6 +64,8 @@ class Players(_Strict):
     def _teams(self) -> Players:
         if self.teams == "opposite" and self.counts != [4]:
             raise ValueError("teams = 'opposite' needs exactly four players: counts = [4]")
+        if self.teams == "opposite_at_4" and 4 not in self.counts:
+            raise ValueError("teams = 'opposite_at_4' needs 4 in counts")
         return self
 
 
@@ -94,10 +97,12 @@ class Opening(_Strict):
     """Round 1: ``seat`` (seat 0 starts), ``highest_double`` (holder of the highest
     double), ``required_double`` (holder of the double ``required_double``)."""
     required_double: int | None = Field(default=None, ge=0, le=MAX_SUPPORTED_PIP)
-    lead: Literal["any", "starter_double", "turned_up"]
+    lead: Literal["any", "starter_double", "turned_up", "station"]
     """``any``: the starter leads any tile; ``starter_double``: the starter must lead the
     double that made him starter; ``turned_up``: a tile of the stock is turned up as the
-    first tile and the starter plays onto it."""
+    first tile and the starter plays onto it; ``station``: the round's station double
+    (the highest in round 1, one lower each round) is set in the middle before play
+    (``lead.station``; with ``board.shape = "trains"``)."""
     turned_up_doubles: Literal["allowed", "skip"] = "allowed"
     """``skip``: a double turned up is left in the stock and the next tile is turned up."""
     no_double: Literal["heaviest_tile", "redeal"] | None = None
@@ -114,6 +119,8 @@ class Opening(_Strict):
             raise ValueError("first_starter = 'required_double' needs required_double = <value>")
         if self.lead == "starter_double" and self.first_starter == "seat":
             raise ValueError("lead = 'starter_double' needs a double starter rule")
+        if self.lead == "station" and self.later_lead == "any":
+            raise ValueError("later_lead = 'any' cannot follow lead = 'station'")
         if self.lead == "turned_up" and self.later_lead == "any":
             raise ValueError("later_lead = 'any' cannot follow lead = 'turned_up'")
         if (
@@ -131,10 +138,14 @@ class Opening(_Strict):
 class Board(_Strict):
     """The shape of the layout."""
 
-    shape: Literal["line", "spinner", "cross_doubles"]
+    shape: Literal["line", "spinner", "cross_doubles", "trains", "chicken_foot"]
     """``line``: two open ends, doubles like any tile; ``spinner``: the first double
     placed lies crosswise and opens two more directions; ``cross_doubles``: every double
-    lies crosswise and opens two more directions (its far side and both short sides)."""
+    lies crosswise and opens two more directions (its far side and both short sides);
+    ``trains``: Mexican Train (a personal train per player from the station double,
+    the public Mexican Train, open trains, doubles to satisfy; needs ``lead = "station"``);
+    ``chicken_foot``: the station double gets six arms, every later double a foot of
+    three toes, before play goes on elsewhere (needs ``lead = "station"``)."""
 
 
 class Turn(_Strict):
@@ -173,6 +184,13 @@ class Scoring(_Strict):
     """A tie for the lowest hand (optional: a gap if it happens)."""
     tile_values: dict[str, int] = Field(default_factory=dict)
     """Special values, e.g. ``"0-0" = 25``; other tiles count their pips."""
+    ends_multiple: int | None = Field(default=None, ge=2, le=100)
+    """Scoring during play (All Fives): after each tile laid, when the open ends add
+    up to a multiple of this number, the side that laid it scores that sum at once
+    (``score.ends``; see :mod:`deckgen.engine.endcount` for how the ends count)."""
+    round_to: int | None = Field(default=None, ge=2, le=100)
+    """The points a round's winner scores at its end are rounded to the nearest
+    multiple of this number (halves up) (``score.rounding``)."""
 
     @field_validator("tile_values")
     @classmethod
@@ -355,6 +373,11 @@ class RulesFile(_Strict):
         ndup = sorted({i for i in nids if nids.count(i) > 1})
         if ndup:
             raise ValueError("note ids must be unique; repeated: " + ", ".join(ndup))
+        if (self.board.shape in ("trains", "chicken_foot")) != (self.opening.lead == "station"):
+            raise ValueError(
+                "board.shape = 'trains' or 'chicken_foot' and opening.lead = 'station' go "
+                "together: play starts from the round's station double"
+            )
         for note in self.note:
             for cid in note.clauses:
                 if cid not in ids:

@@ -90,7 +90,8 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["hand_size"] = sizes.pop()
     for n in rules.players.counts:
         p[f"hand_size_{n}"] = rules.deal.hand_size[n]
-        p[f"stock_{n}"] = len(dset) - n * rules.deal.hand_size[n]
+        station = 1 if rules.opening.lead == "station" else 0  # on the table, not in stock
+        p[f"stock_{n}"] = len(dset) - station - n * rules.deal.hand_size[n]
     if rules.deal.redeal_doubles is not None:
         p["redeal_doubles"] = rules.deal.redeal_doubles
     if rules.opening.required_double is not None:
@@ -107,7 +108,13 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["band2_low"] = b
         p["band2_top"] = 2 * b - 1
     if rules.scoring.tile_values:
-        p["tile_values"] = ", ".join(f"{t} = {v}" for t, v in rules.scoring.tile_values.items())
+        p["tile_values"] = ", ".join(
+            f"{t.replace('-', '/')} = {v}" for t, v in rules.scoring.tile_values.items()
+        )
+    if rules.scoring.ends_multiple is not None:
+        p["ends_multiple"] = rules.scoring.ends_multiple
+    if rules.scoring.round_to is not None:
+        p["round_to"] = rules.scoring.round_to
     if rules.match.rounds is not None:
         p["rounds"] = rules.match.rounds
     if rules.match.target is not None:

@@ -174,7 +174,7 @@ def test_special_tile_values_count_in_hands() -> None:
         "text": {"de": "Der 0-0 zählt {tile_values}.", "en": "The blank counts {tile_values}."},
     }
     spec = _variant("block-classic", {"scoring.tile_values": {"0-0": 25}}, [clause])
-    assert "0-0 = 25" in spec.clause_text("score.values", "en")  # type: ignore[attr-defined]
+    assert "0/0 = 25" in spec.clause_text("score.values", "en")  # type: ignore[attr-defined]
     e = Engine(spec, 2, check_invariants=True)  # type: ignore[arg-type]
     blank = e.t.double_index[0]
     rng = random.Random(4)

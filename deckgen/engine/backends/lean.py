@@ -207,6 +207,8 @@ def supports(t: Tables) -> str | None:
         return "only a line layout"
     if not t.must_play_drawn:
         return "only rules where a drawn tile that fits must be laid"
+    if t.ends_multiple:
+        return "no scoring during play"
     return None
 
 
