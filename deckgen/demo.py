@@ -154,9 +154,20 @@ _DESCRIPTIONS = {
 }
 
 
+_CHARTS = {
+    "round-length": "chart: how many turns and minutes a round takes",
+    "wins": "chart: win rates by seat, rounds and matches, with intervals",
+    "clauses": "chart: how often each rule decides a round",
+}
+
+
 def _describe(name: str) -> str:
     if name in _DESCRIPTIONS:
         return _DESCRIPTIONS[name]
+    if name.startswith("check-") and name.endswith(".svg"):
+        rules_id, players, chart = name[6:-4].rsplit(".", 2)
+        if chart in _CHARTS:
+            return f"{_CHARTS[chart]} ({rules_id}, {players.removesuffix('p')} players)"
     if name.startswith("check-") and name.endswith(".json"):
         return f"rules check report of {name[6:-5]} (versioned JSON)"
     if name.startswith("check-") and name.endswith(".md"):
