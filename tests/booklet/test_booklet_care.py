@@ -225,6 +225,18 @@ def test_no_engine_jargon_on_the_page(rules_id: str, lang: str) -> None:
     assert rules.id not in cover
 
 
+def test_german_turns_are_spielzuege_where_zug_means_train() -> None:
+    """In Mexican Train "Zug" is a train; a turn is always a "Spielzug" in German, so the
+    turn table and its captions never read as "train 12"."""
+    b = _booklet(load_rules("mexican-train"), "de")
+    texts = list(_all_text(b))
+    assert any("Mexikanischer Zug" in t for t in texts)
+    for text in texts:
+        assert not re.search(r"\bNach Zug \d", text), text
+        assert not re.search(r"\b\d+ Zügen\b", text), text
+    assert any(t == "Spielzug" for t in texts), "the turn table's header"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_catalogs_carry_no_jargon(lang: str) -> None:
     from babel.messages.pofile import read_po
@@ -335,7 +347,7 @@ def _page_texts(pdf_path: Path) -> list[str]:
 
 def _check_not_split(pdf_path: Path, lang: str) -> None:
     pairs = _figure_caption_pages(pdf_path)
-    after = "Nach Zug" if lang == "de" else "After turn"
+    after = "Nach Spielzug" if lang == "de" else "After turn"
     assert any(alt.startswith(after) for alt, _, _ in pairs), pairs
     split = [(alt, a, b) for alt, a, b in pairs if a != b]
     assert not split, f"figures split from their captions: {split}"
