@@ -23,7 +23,9 @@ DEMO_RULES = "card-domino"
 DEMO_SEED = 2026
 
 
-def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[Path]:
+def make_demo(
+    out_dir: str | Path = "output/demo", *, reporter: Reporter | None = None
+) -> list[Path]:
     """Write the demo outputs into ``out_dir``; return the paths written."""
     reporter = reporter or CollectingReporter()
     out_dir = Path(out_dir)

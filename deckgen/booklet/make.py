@@ -128,7 +128,7 @@ def load_check_report(path: str | Path) -> dict[str, Any]:
         raise InputError(
             f"the check report '{path}' is not JSON: {exc}",
             where="option --check",
-            fix="pass the file written by `deckgen rules check --json FILE`",
+            fix="pass the file written by `deckgen rules check --report FILE`",
         ) from None
     if not isinstance(report, dict):
         raise InputError(f"the check report '{path}' is not a JSON object", where="--check")

@@ -13,6 +13,9 @@ from typing import Annotated, Any
 
 import typer
 
+from deckgen.cli.options import JsonOpt
+from deckgen.errors import InputError
+
 RulesArg = Annotated[
     str,
     typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
@@ -20,8 +23,6 @@ RulesArg = Annotated[
 
 
 def _int_list(text: str, where: str) -> tuple[int, ...]:
-    from deckgen.errors import InputError
-
     try:
         values = tuple(int(p) for p in text.split(",") if p.strip())
     except ValueError:
@@ -82,7 +83,11 @@ def check_command(
         int | None, typer.Option("--workers", help="Worker processes (default: all cores).")
     ] = None,
     json_file: Annotated[
-        Path | None, typer.Option("--json", help="Write the JSON report to this file.")
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Write the JSON report to this file (example game records go beside it).",
+        ),
     ] = None,
     md_file: Annotated[
         Path | None, typer.Option("--md", help="Write the Markdown report to this file.")
@@ -98,30 +103,26 @@ def check_command(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar; print only the verdict line.")
     ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play a rules file out at scale and report what its rules get wrong.
 
     Exit code: 0 ok, 3 gaps (situations the file does not decide), 4 broken.
     """
+    from deckgen.api.checks import check_rules
+    from deckgen.api.games import load_rules
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.errors import InputError
-    from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.files import write_report
-    from deckgen.rulecheck.report import build_report
-    from deckgen.rulespec import load_rules
 
     spec = load_rules(rules)
-    if not 0.1 <= seconds_per_turn <= 3600:
-        raise InputError(
-            "--seconds-per-turn is out of range", where="option --seconds-per-turn",
-            fix="use 0.1 to 3600",
-        )  # fmt: skip
     for target in (json_file, md_file):
         if target is not None and target.is_dir():
             raise InputError(
-                f"'{target}' is a folder", where="option --json/--md", fix="give a file name"
+                f"'{target}' is a folder", where="option --report/--md", fix="give a file name"
             )
-    opts = CheckOptions(
+    reporter = ConsoleReporter(quiet=quiet or as_json)
+    check = check_rules(
+        spec,
+        reporter=reporter,
         rounds=rounds,
         players=_int_list(players, "option --players") if players else None,
         bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
@@ -130,11 +131,13 @@ def check_command(
         fast=not no_fast,
         seconds_per_turn=seconds_per_turn,
     )
-    reporter = ConsoleReporter(quiet=quiet)
-    result = run_check(spec, opts, reporter=reporter)
-    reporter.finish()
-    report = build_report(result)
-    write_report(spec, report, json_path=json_file, md_path=md_file)
+    check.write(json_path=json_file, md_path=md_file)
+    report = check.report
+    if as_json:
+        from deckgen.rulecheck.files import report_json
+
+        sys.stdout.write(report_json(report))
+        raise typer.Exit(check.exit_code)
     lines = summary_lines(report)
     sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")
-    raise typer.Exit(report["exit_code"])
+    raise typer.Exit(check.exit_code)

@@ -143,38 +143,25 @@ def build_command(
     print files: per-card PDFs or PNGs, sheets for duplex printing, CMYK, and the
     preflight as preflight.json. Every build runs the preflight and warns.
     """
+    from deckgen.api.decks import build_deck
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.build import build_deck
-    from deckgen.deck.presets import load_preset
-    from deckgen.deck.printout import PrintOptions, parse_back_offset
-    from deckgen.deck.printstep import OPTIONS_KEY, print_step
+    from deckgen.deck.printout import parse_back_offset
 
-    print_options = PrintOptions(
-        preset=load_preset(preset) if preset else None,
+    reporter = ConsoleReporter(quiet=quiet)
+    result = build_deck(
+        deck_file,
+        out,
+        reporter=reporter,
+        profile=preset,
         sheets=sheets,
         duplex=duplex.value if duplex else None,
         marks=marks.value if marks else None,
         png=png,
         cmyk=cmyk,
-        back_offset_mm=parse_back_offset(back_offset) if back_offset else (0.0, 0.0),
-    )
-    if sheets:
-        from deckgen.deck.imposition import paper_size
-
-        paper_size(sheets)  # an unknown paper is an error before anything is drawn
-    from deckgen.product import load_printed_deck, names_rules
-
-    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
-    reporter = ConsoleReporter(quiet=quiet)
-    result = build_deck(
-        deck,
-        out,
-        allow_outside=allow_outside,
-        reporter=reporter,
-        strict_text=strict_text or names_rules(deck),
+        back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
         preview=not no_preview,
-        extra_steps=[print_step],
-        options={OPTIONS_KEY: print_options},
+        strict_text=strict_text,
+        allow_outside=allow_outside,
     )
     reporter.finish()
     if as_json:

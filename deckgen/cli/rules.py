@@ -154,28 +154,15 @@ def play_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Play one match and print its course readably."""
-    import random
-
-    from deckgen import atomic
-    from deckgen.engine import Engine, make_bots, play_match
-    from deckgen.engine.course import match_lines, side_name
+    from deckgen.api.games import load_rules, play_match
+    from deckgen.engine import Player
     from deckgen.engine.human import HumanPlayer
-    from deckgen.engine.record import match_record, record_json
     from deckgen.errors import InputError
-    from deckgen.rulespec import load_rules
 
     spec = load_rules(rules)
     n = players if players is not None else spec.player_counts[0]
     spec.hand_size(n)  # validates the player count
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    if seed < 0:
-        raise InputError(
-            "the seed must not be negative", where="option --seed", fix="use 0 or more"
-        )
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    seats = make_bots(names, n, seed)
-    labels = [s.name for s in seats]
+    seats: list[str | Player] = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
     if human is not None:
         if not 0 <= human < n:
             raise InputError(
@@ -183,20 +170,18 @@ def play_command(
                 where="option --human",
                 fix=f"use a seat from 0 to {n - 1}",
             )
+        seats = [seats[min(seat, len(seats) - 1)] for seat in range(n)]
         seats[human] = HumanPlayer()
-        labels[human] = "human"
-    engine = Engine(spec, n, check_invariants=check_invariants)
-    result = play_match(engine, seats, seed, record=True)
-    rec = match_record(spec, result, seed=seed, bots=labels)
+    match = play_match(spec, players=n, bots=seats, seed=seed, check_invariants=check_invariants)
     if record is not None:
-        atomic.write_text(record, record_json(rec))
-    winners = " and ".join(side_name(result.sides, w) for w in result.winners)
+        match.write_record(record)
+    result = match.result
     if as_json:
         out = {
             "rules": spec.id,
             "players": n,
-            "seed": seed,
-            "bots": labels,
+            "seed": match.seed,
+            "bots": list(match.bots),
             "totals": list(result.totals),
             "winners": list(result.winners),
             "rounds": [
@@ -209,11 +194,12 @@ def play_command(
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
     if not quiet:
-        typer.echo("\n".join(match_lines(spec, result, bots=labels)))
-        typer.echo(f"seed {seed}" + (f"; record written to {record}" if record else ""))
+        typer.echo("\n".join(match.lines()))
+        typer.echo(f"seed {match.seed}" + (f"; record written to {record}" if record else ""))
     else:
+        winners = " and ".join(match.winner_names())
         verdict = f"{winners} won" if len(result.winners) == 1 else f"shared win: {winners}"
-        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {seed})")
+        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {match.seed})")
 
 
 @app.command("replay")
