@@ -7,7 +7,7 @@ Anything that is not a ``DeckgenError`` is a bug in deckgen and keeps its traceb
 
 >>> str(InputError("unknown set 'double-99'", where="option --set",
 ...                fix="use one of double-0 ... double-18"))
-"unknown set 'double-99' (option --set). use one of double-0 ... double-18"
+"unknown set 'double-99' (option --set). use one of double-0 ... double-18."
 """
 
 from __future__ import annotations

@@ -25,9 +25,7 @@ def _imported_after(code: str) -> list[str]:
         f"{code}\nimport sys\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded: list[str] = json.loads(proc.stdout.strip().replace("'", '"'))
     return loaded
 
