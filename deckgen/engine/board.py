@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from deckgen.engine.results import Action, RoundResult
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.model import LayoutShape
 from deckgen.tiles import Tile
 
 
@@ -55,7 +56,7 @@ class OpenEnd:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    shape: str
+    shape: LayoutShape
     tiles: tuple[PlacedTile, ...]
     ends: tuple[OpenEnd, ...]
     spinner: int
@@ -91,7 +92,7 @@ class Board:
 
 
 def build_board(
-    shape: str,
+    shape: LayoutShape,
     tiles: Sequence[Tile],
     first_tile: int,
     first_seat: int,

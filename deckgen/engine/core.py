@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import floor
-from typing import Any
+from typing import Any, cast
 
 from deckgen.engine.fastloop import BITS, line_draw, line_no_draw, set_bits
 from deckgen.engine.invariants import InvariantError, check_placement, check_round, check_tiles
@@ -41,6 +41,7 @@ from deckgen.engine.results import (
     Action,
     DealRecord,
     Gap,
+    RoundEnd,
     RoundResult,
 )
 from deckgen.engine.scoring import score_round
@@ -1006,7 +1007,7 @@ class Engine:
         if sgaps:
             gaps.extend(sgaps)
         result = RoundResult(
-            end,
+            cast("RoundEnd", end),
             setup.starter,
             out_seat,
             winners,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.model import LayoutShape
 from deckgen.tiles import Tile
 
 
@@ -39,7 +40,7 @@ class Tables:
     """0 when no redeal rule."""
     sides: tuple[tuple[int, ...], ...]
     side_of: tuple[int, ...]
-    shape: str
+    shape: LayoutShape
     draw: str
     draw_limit: int
     """0 when drawing is not limited."""
