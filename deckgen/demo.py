@@ -36,7 +36,9 @@ def make_demo(
         atomic.write_text(stage / "sets.json", sets_json(rows))
         written += ["sets.md", "sets.json"]
         written += _demo_deck(stage, reporter)
+        reporter.start("demo: playing a recorded match", None)
         written += _demo_match(stage)
+        reporter.finish()
         written += _demo_checks(stage, reporter)
         written += _demo_booklets(stage, reporter)
         atomic.write_text(stage / "README.md", _index(stage, written))

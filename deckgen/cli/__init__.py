@@ -18,8 +18,11 @@ import typer
 from typer.core import TyperGroup
 
 from deckgen import __version__
+from deckgen.cli import helptext
 from deckgen.cli.options import JsonOpt, QuietOpt
 from deckgen.errors import DeckgenError
+
+helptext.install()
 
 
 class _DeckgenGroup(TyperGroup):

@@ -13,23 +13,13 @@ from typing import Annotated, Any
 
 import typer
 
-from deckgen.cli.options import JsonOpt
+from deckgen.cli.options import JsonOpt, player_counts, players_option
 from deckgen.errors import InputError
 
 RulesArg = Annotated[
     str,
     typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
 ]
-
-
-def _int_list(text: str, where: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(p) for p in text.split(",") if p.strip())
-    except ValueError:
-        raise InputError(
-            f"'{text}' is not a list of numbers", where=where, fix="e.g. --players 2,3,4"
-        ) from None
-    return values
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -66,7 +56,7 @@ def check_command(
     ] = 100_000,
     players: Annotated[
         str | None,
-        typer.Option("--players", help="Player counts to check, e.g. 2,3,4 (default: all)."),
+        players_option("The player counts to check, e.g. 2,3,4 (default: every count allowed)."),
     ] = None,
     bots: Annotated[
         str,
@@ -124,7 +114,7 @@ def check_command(
         spec,
         reporter=reporter,
         rounds=rounds,
-        players=_int_list(players, "option --players") if players else None,
+        players=player_counts(players) if players else None,
         bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
         seed=seed,
         workers=workers,

@@ -17,7 +17,8 @@ import typer
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
 
 app = typer.Typer(
-    help="Custom domino card decks: faces, backs, cover and imprint from a deck file.",
+    help="Custom domino card decks from a deck file: start a new one, build its print "
+    "files, preview it, check it (preflight), list the vendor presets, calibrate duplex.",
     no_args_is_help=True,
 )
 

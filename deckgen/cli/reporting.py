@@ -1,11 +1,15 @@
-"""The CLI's side of :class:`deckgen.progress.Reporter`: rich progress bars on stderr.
+"""The CLI's side of :class:`deckgen.progress.Reporter`: progress on stderr.
 
-``--quiet`` hides progress and notes; warnings always go to stderr. Standard output is
-kept for results (tables, ``--json``) so that scripts can read it.
+On a terminal, a rich progress bar per step. Anywhere else (a pipe, a log file, CI),
+one line when a step starts and one when it is done, printed as it happens, so a log
+shows where a long command is instead of a burst of lines at its end. ``--quiet``
+hides progress and notes; warnings always go to stderr. Standard output is kept for
+results (tables, ``--json``) so that scripts can read it.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.console import Console
@@ -20,10 +24,18 @@ class ConsoleReporter:
         self.warnings: list[str] = []
         self._progress: Any = None
         self._task: Any = None
+        self._step: tuple[str, float] | None = None
+        """The step in progress when lines are printed instead of a bar."""
 
     def start(self, description: str, total: int | None) -> None:
         self.finish()
-        if self.quiet or not self.err.is_terminal:
+        if self.quiet:
+            return
+        if not self.err.is_terminal:
+            count = f" ({total:,} steps)" if total and total > 1 else ""
+            self.err.print(_escape(f"{description}{count} ..."))
+            self.err.file.flush()
+            self._step = (description, time.perf_counter())
             return
         from rich.progress import (
             BarColumn,
@@ -49,6 +61,11 @@ class ConsoleReporter:
             self._progress.advance(self._task, steps)
 
     def finish(self) -> None:
+        if self._step is not None:
+            description, began = self._step
+            self._step = None
+            self.err.print(_escape(f"{description}: done in {time.perf_counter() - began:.1f} s"))
+            self.err.file.flush()
         if self._progress is not None:
             self._progress.stop()
             self._progress = None

@@ -14,8 +14,11 @@ from typing import Annotated, Any
 
 import typer
 
+from deckgen.cli.options import JsonOpt, player_counts, players_option
+
 app = typer.Typer(
-    help="Rules files: list, show, play a match, replay a recorded game.",
+    help="Rules files: list them, show one, play a match, replay a recorded game, "
+    "write the rule booklet, check the rules at scale.",
     no_args_is_help=True,
 )
 
@@ -23,7 +26,6 @@ RulesArg = Annotated[
     str,
     typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result line.")]
 
 
@@ -127,8 +129,8 @@ def show_command(
 def play_command(
     rules: RulesArg,
     players: Annotated[
-        int | None,
-        typer.Option("--players", "-n", help="Number of players (default: the smallest allowed)."),
+        str | None,
+        players_option("The number of players (default: the smallest the rules allow)."),
     ] = None,
     bots: Annotated[
         str,
@@ -160,7 +162,14 @@ def play_command(
     from deckgen.errors import InputError
 
     spec = load_rules(rules)
-    n = players if players is not None else spec.player_counts[0]
+    counts = player_counts(players) if players is not None else spec.player_counts[:1]
+    if len(counts) != 1:
+        raise InputError(
+            "a match is played by one number of players",
+            where="option --players",
+            fix="give one count, e.g. --players 3 (rules check takes several)",
+        )
+    n = counts[0]
     spec.hand_size(n)  # validates the player count
     seats: list[str | Player] = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
     if human is not None:
