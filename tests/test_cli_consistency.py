@@ -5,7 +5,8 @@
 - ``--players`` / ``-n`` takes the same form in ``rules play`` and ``rules check``;
 - help shows no ``<bool>`` or ``<list[...]>`` labels, and a group's help names all of
   its commands;
-- off a terminal, a long command prints a line when each step starts, as it happens.
+- with stdout off a terminal, a long command prints a line when each step starts and
+  ends, as it happens (never into ``--json`` output, never before an ``error:``).
 """
 
 from __future__ import annotations
@@ -111,17 +112,37 @@ def test_players_in_play_and_check(tmp_path: Path) -> None:
 
 
 def test_progress_lines_arrive_while_the_command_runs() -> None:
+    """Off a terminal, stdout gets a line as each step starts (stderr stays for errors)."""
     with subprocess.Popen(
         [DECKGEN, "rules", "check", "two-player", "--rounds", "300000", "--workers", "1"],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     ) as proc:
-        assert proc.stderr is not None
-        first = proc.stderr.readline()
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
         still_running = proc.poll() is None
-        rest = proc.stderr.read()
-        proc.wait()
+        rest, errors = proc.communicate()
+    assert errors == ""
     assert first.startswith("checking two-player (")
     assert still_running, "the first progress line came only when the command had ended"
     assert "checking two-player: done in" in rest
+
+
+def test_progress_lines_stay_out_of_json_and_errors(tmp_path: Path) -> None:
+    deck = tmp_path / "d.toml"
+    deck.write_text('name = "D"\n')
+    runner = CliRunner()
+    built = runner.invoke(app, ["deck", "build", str(deck), "--out", str(tmp_path / "o")])
+    assert built.exit_code == 0, built.output
+    assert "drawing cards (30 steps) ..." in built.stdout
+    assert built.stdout.index("drawing cards: done in") < built.stdout.index("wrote ")
+    as_json = runner.invoke(
+        app, ["deck", "build", str(deck), "--out", str(tmp_path / "j")] + ["--json"]
+    )
+    assert json.loads(as_json.stdout)["manifest"]["deck"] == "D"
+    (tmp_path / "pic.png").write_text("not a picture")
+    deck.write_text('name = "D"\n[back]\nlogo = "pic.png"\n')
+    refused = runner.invoke(app, ["deck", "build", str(deck), "--out", str(tmp_path / "x")])
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("error: ") and "\n" not in refused.stderr.strip()

@@ -111,7 +111,7 @@ def demo_command(
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.demo import make_demo
 
-    reporter = ConsoleReporter(quiet=quiet)
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
     written = make_demo(out, reporter=reporter)
     reporter.finish()
     if as_json:

@@ -81,7 +81,7 @@ def booklet_command(
     from deckgen.api.booklets import make_booklet
     from deckgen.cli.reporting import ConsoleReporter
 
-    reporter = ConsoleReporter(quiet=quiet)
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
     written = make_booklet(
         rules,
         out,

@@ -109,7 +109,7 @@ def check_command(
             raise InputError(
                 f"'{target}' is a folder", where="option --report/--md", fix="give a file name"
             )
-    reporter = ConsoleReporter(quiet=quiet or as_json)
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
     check = check_rules(
         spec,
         reporter=reporter,

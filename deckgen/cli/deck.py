@@ -148,7 +148,7 @@ def build_command(
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.printout import parse_back_offset
 
-    reporter = ConsoleReporter(quiet=quiet)
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
     result = build_deck(
         deck_file,
         out,

@@ -1,14 +1,15 @@
-"""The CLI's side of :class:`deckgen.progress.Reporter`: progress on stderr.
+"""The CLI's side of :class:`deckgen.progress.Reporter`: progress as a command runs.
 
-On a terminal, a rich progress bar per step. Anywhere else (a pipe, a log file, CI),
-one line when a step starts and one when it is done, printed as it happens, so a log
-shows where a long command is instead of a burst of lines at its end. ``--quiet``
-hides progress and notes; warnings always go to stderr. Standard output is kept for
-results (tables, ``--json``) so that scripts can read it.
+On a terminal, a rich progress bar per step on stderr. When standard output is not a
+terminal (a pipe, a log file, CI), one line on stdout when a step starts and one when
+it is done, printed as it happens, so a log shows where a long command is instead of
+a burst of lines at its end; stderr stays for warnings and the ``error:`` paragraph.
+``--quiet`` hides progress and notes, and ``--json`` keeps stdout pure JSON.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -18,8 +19,9 @@ from rich.console import Console
 class ConsoleReporter:
     """Progress bars and notes on stderr, unless quiet."""
 
-    def __init__(self, *, quiet: bool = False) -> None:
+    def __init__(self, *, quiet: bool = False, json: bool = False) -> None:
         self.quiet = quiet
+        self.json = json
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.warnings: list[str] = []
         self._progress: Any = None
@@ -31,11 +33,11 @@ class ConsoleReporter:
         self.finish()
         if self.quiet:
             return
-        if not self.err.is_terminal:
+        if not self.json and not sys.stdout.isatty():
             count = f" ({total:,} steps)" if total and total > 1 else ""
-            self.err.print(_escape(f"{description}{count} ..."))
-            self.err.file.flush()
+            _line(f"{description}{count} ...")
             self._step = (description, time.perf_counter())
+        if not self.err.is_terminal:
             return
         from rich.progress import (
             BarColumn,
@@ -64,8 +66,7 @@ class ConsoleReporter:
         if self._step is not None:
             description, began = self._step
             self._step = None
-            self.err.print(_escape(f"{description}: done in {time.perf_counter() - began:.1f} s"))
-            self.err.file.flush()
+            _line(f"{description}: done in {time.perf_counter() - began:.1f} s")
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
@@ -84,3 +85,9 @@ def _escape(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
+
+
+def _line(text: str) -> None:
+    """One progress line on stdout, flushed at once (a log shows it as it happens)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()

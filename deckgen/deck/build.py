@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from deckgen import atomic
+from deckgen.deck.cardref import CardRef
 from deckgen.deck.geometry import card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
 from deckgen.deck.manifest import OutputFile, manifest_dict, manifest_json
 from deckgen.deck.pictures import TARGET_DPI, PictureStore
 from deckgen.deck.preview import PREVIEW_DPI, contact_sheet
-from deckgen.deck.render import CardRef, deck_cards, render_pdf
+from deckgen.deck.render import deck_cards, render_pdf
 from deckgen.deck.spec import LoadedDeck, load_deck
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import default_output_dir

@@ -15,7 +15,7 @@ from deckgen.deck.pictures import Fit, PictureStore, PictureUse
 from deckgen.deck.spec import LoadedDeck, ResolvedPicture
 
 if TYPE_CHECKING:
-    from deckgen.deck.render import CardRef
+    from deckgen.deck.cardref import CardRef
 
 PT_TO_MM = 25.4 / 72.0
 COVER_SPLIT = 0.40

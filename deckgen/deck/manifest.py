@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deckgen.deck.render import CardRef
+from deckgen.deck.cardref import CardRef
 from deckgen.deck.spec import LoadedDeck
 
 FORMAT_VERSION = 1

@@ -26,8 +26,8 @@ from deckgen.progress import CollectingReporter, Reporter
 
 if TYPE_CHECKING:
     from deckgen.deck.build import BuildContext
+    from deckgen.deck.cardref import CardRef
     from deckgen.deck.manifest import OutputFile
-    from deckgen.deck.render import CardRef
     from deckgen.deck.spec import LoadedDeck
 
 OPTIONS_KEY = "print"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from deckgen.deck.cardref import CardRef
 from deckgen.deck.fonts import load_fonts
 from deckgen.deck.geometry import CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
@@ -28,20 +29,6 @@ from deckgen.tiles import Tile
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
-CardKind = Literal["cover", "tile", "imprint"]
-
-
-@dataclass(frozen=True)
-class CardRef:
-    """One card of the deck: its position in deck order, its kind and tile."""
-
-    index: int
-    kind: CardKind
-    tile: Tile | None = None
-
-    @property
-    def label(self) -> str:
-        return f"tile {self.tile}" if self.tile is not None else f"the {self.kind} card"
 
 
 def deck_cards(deck: LoadedDeck) -> list[CardRef]:

@@ -10,13 +10,21 @@ counts add up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from deckgen.engine.results import END_OUT, RoundResult
 from deckgen.engine.tables import Tables
+from deckgen.rulespec.model import Scoring
 
-if TYPE_CHECKING:
-    from deckgen.engine.core import Engine
+
+class CompiledRules(Protocol):
+    """What :func:`check_round` reads of an engine (no import of the engine, no cycle)."""
+
+    @property
+    def t(self) -> Tables: ...
+
+    @property
+    def scoring(self) -> Scoring: ...
 
 
 class InvariantError(AssertionError):
@@ -52,7 +60,7 @@ def check_placement(t: Tables, tile: int, value: int, hand: int) -> None:
         raise InvariantError(f"tile {t.tiles[tile]} does not match the end {value}")
 
 
-def check_round(engine: Engine, r: RoundResult, hands: list[int]) -> None:
+def check_round(engine: CompiledRules, r: RoundResult, hands: list[int]) -> None:
     """The result agrees with the final hands and the rules."""
     t = engine.t
     hv = tuple(sum(t.value[i] for i in range(len(t.tiles)) if h >> i & 1) for h in hands)
