@@ -16,11 +16,15 @@ help:
 	@echo "make bench  - run the benchmarks in bench/ (by hand, not in CI)"
 	@echo "make lint   - ruff and mypy"
 
+# pip speaks only on errors (-qq, no version check); a failed install still says why.
+PIP := $(BIN)/python -m pip -qq --disable-pip-version-check --no-input
+
 $(STAMP): pyproject.toml scripts/sysdeps.sh
 	@sh scripts/sysdeps.sh
+	@echo "setting up $(VENV): deckgen and its test tools (once; about 30 s)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@$(PIP) install --upgrade pip
+	@$(PIP) install -e '.[test]'
 	@touch $(STAMP)
 
 sysdeps:

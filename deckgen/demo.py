@@ -24,7 +24,9 @@ DEMO_RULES = "card-domino"
 DEMO_SEED = 2026
 
 
-def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[Path]:
+def make_demo(
+    out_dir: str | Path = "output/demo", *, reporter: Reporter | None = None
+) -> list[Path]:
     """Write the demo outputs into ``out_dir``; return the paths written."""
     reporter = reporter or CollectingReporter()
     out_dir = Path(out_dir)
@@ -35,7 +37,9 @@ def make_demo(out_dir: str | Path, *, reporter: Reporter | None = None) -> list[
         atomic.write_text(stage / "sets.json", sets_json(rows))
         written += ["sets.md", "sets.json"]
         written += _demo_deck(stage, reporter)
+        reporter.start("demo: playing a recorded match", None)
         written += _demo_match(stage)
+        reporter.finish()
         written += _demo_checks(stage, reporter)
         written += _demo_booklets(stage, reporter)
         written += _demo_train_booklets(stage, reporter)

@@ -90,7 +90,7 @@ class CheckReportFile(_Open):
 def load_check_report(path: str | Path, *, where: str = "option --check") -> dict[str, Any]:
     """Read and validate a check report; gives its data (SpecError when it is not one)."""
     path = Path(path)
-    fix = "pass the file written by `deckgen rules check --json FILE` (docs/rules-check.md)"
+    fix = "pass the file written by `deckgen rules check --report FILE` (docs/rules-check.md)"
     data = load_json(
         path, what="check report", max_bytes=MAX_REPORT_BYTES, fix=fix, where=where
     )

@@ -18,6 +18,7 @@ for bitmasks.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -146,7 +147,7 @@ class DominoSet:
     def __len__(self) -> int:
         return tile_count(self.max_pip)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Tile]:
         return iter(self.tiles)
 
     def __contains__(self, tile: object) -> bool:

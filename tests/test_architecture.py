@@ -7,9 +7,15 @@
 - ``prepress`` never imports ``engine``, ``booklet`` or ``rulespec`` (it knows finished
   PDFs and vendor profiles, not rules);
 - ``rulespec`` never imports ``engine``;
-- nothing imports ``cli``.
+- ``rulecheck`` never imports ``deck``, ``prepress`` or ``booklet`` (it judges rules,
+  it draws nothing);
+- nothing imports ``cli``;
+- no import cycle, of any length, between deckgen's modules.
 
-Imports inside functions count too: a lazy import is still an arrow.
+Imports inside functions count too: a lazy import is still an arrow. So do imports
+under ``if TYPE_CHECKING:``: a cycle that only types close is still two modules that
+cannot be understood apart (name the shape with a Protocol, or move the shared type
+into a module of its own).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     ),
     "deckgen.prepress": ("deckgen.engine", "deckgen.booklet", "deckgen.rulespec", "deckgen.cli"),
     "deckgen.rulespec": ("deckgen.engine", "deckgen.deck", "deckgen.booklet", "deckgen.cli"),
+    "deckgen.rulecheck": ("deckgen.deck", "deckgen.prepress", "deckgen.booklet", "deckgen.cli"),
     "deckgen": ("deckgen.cli",),
 }
 
@@ -81,3 +88,97 @@ def test_no_forbidden_import(path: Path) -> None:
     if module == "deckgen.tiles":
         bad = sorted(_imports(path))
     assert not bad, f"{module} must not import {bad} (design.md: arrows that must never exist)"
+
+
+MODULE_NAMES = {_module_name(path): path for path in MODULES}
+
+
+def _edges(path: Path) -> set[str]:
+    """The deckgen modules that ``path`` imports (relative imports resolved; ``from
+    package import module`` as the module, ``from module import name`` as the module)."""
+    module = _module_name(path)
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package[: len(package) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in MODULE_NAMES else base)
+    return {name for name in found if name in MODULE_NAMES and name != module}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of two or more modules, each as one cycle path.
+
+    >>> import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
+    [['a', 'b', 'c', 'a']]
+    """
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return [_cycle_through(graph, group) for group in groups]
+
+
+def _cycle_through(graph: dict[str, set[str]], group: list[str]) -> list[str]:
+    """A shortest path from the group's first module back to itself, inside the group."""
+    start = group[0]
+    members = set(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(graph[v] & members):
+            if w == start:
+                return [*paths[v], start]
+            if w not in paths:
+                paths[w] = [*paths[v], w]
+                queue.append(w)
+    raise AssertionError(f"no cycle through {start}")  # a group always has one
+
+
+def test_no_import_cycle() -> None:
+    graph = {name: _edges(path) for name, path in MODULE_NAMES.items()}
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles (design.md: no import cycles):\n" + "\n".join(
+        " -> ".join(cycle) for cycle in cycles
+    )
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert import_cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b", "a"]]
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    assert _edges(PACKAGE / "engine" / "core.py") >= {"deckgen.engine.invariants"}

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from deckgen.deck.pips import SPREAD, layout
 from deckgen.tiles import Tile
 
 Style = Literal["pips", "numerals"]
@@ -25,31 +26,14 @@ STYLES: tuple[str, ...] = ("pips", "numerals")
 UNIT = 20.0
 """One half of a tile is ``UNIT`` x ``UNIT`` user units; a whole tile 2 x 1 units."""
 GAP = 1.6
-PIP_R = 1.9
 INK = "#1a1a1a"  # a neutral grey: black ink only (K) once converted to CMYK
 TILE_FILL = "#fffdf7"
 HIGHLIGHT = "#b3261e"
 END_MARK = "#1f5f8b"
 
-# Pip positions on a grid centred on the half: 180-degree symmetric, as on real tiles.
-_C = 5.0  # distance of the outer pip columns / rows from the centre
-_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    0: (),
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
-    7: ((-1, -1), (-1, 0), (-1, 1), (0, 0), (1, -1), (1, 0), (1, 1)),
-    8: ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),
-    9: tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)),
-    10: tuple((x, y) for y in (-1.2, -0.4, 0.4, 1.2) for x in (-1, 1)) + ((0, -0.4), (0, 0.4)),
-    11: tuple((x, y) for y in (-1.2, -0.4, 0.4, 1.2) for x in (-1, 1))
-    + ((0, -0.8), (0, 0), (0, 0.8)),
-    12: tuple((x, y) for y in (-1.2, -0.4, 0.4, 1.2) for x in (-1, 0, 1)),
-}
-MAX_PIPS = max(_PIPS)
+PIP_SPREAD = SPREAD * UNIT
+"""Pip centres at +-1 of the pip table sit this far from the centre of a half, as on
+the cards (:data:`deckgen.deck.pips.SPREAD`)."""
 
 
 @dataclass(frozen=True)
@@ -106,12 +90,12 @@ class _Placed:
 
 
 def _half_id(prefix: str, value: int, style: str) -> str:
-    return f"{prefix}-{'n' if style == 'numerals' or value > MAX_PIPS else 'p'}{value}"
+    return f"{prefix}-{'n' if style == 'numerals' else 'p'}{value}"
 
 
 def _half_def(prefix: str, value: int, style: str) -> str:
     hid = _half_id(prefix, value, style)
-    if style == "numerals" or value > MAX_PIPS:
+    if style == "numerals":
         if value == 0:
             return f'<g id="{hid}"></g>'
         return (
@@ -119,8 +103,12 @@ def _half_def(prefix: str, value: int, style: str) -> str:
             f'font-family="Booklet Sans, DejaVu Sans" font-weight="bold" '
             f'fill="{INK}">{value}</text></g>'
         )
+    pips = layout(value)  # the cards' pip table (y up there, y down in SVG)
+    r = round(pips.radius * PIP_SPREAD, 3)
     circles = "".join(
-        f'<circle cx="{x * _C:g}" cy="{y * _C:g}" r="{PIP_R:g}"/>' for x, y in _PIPS[value]
+        f'<circle cx="{round(x * PIP_SPREAD, 3) + 0:g}" cy="{round(-y * PIP_SPREAD, 3) + 0:g}" '
+        f'r="{r:g}"/>'
+        for x, y in pips.points
     )
     return f'<g id="{hid}" fill="{INK}">{circles}</g>'
 

@@ -54,10 +54,14 @@ class PlayFacts:
 class RoundLike(Protocol):
     """What :func:`facts_from_rounds` reads of an engine round result."""
 
-    end: str
-    starter: int
-    winners: tuple[int, ...]
-    turns: int
+    @property
+    def end(self) -> str: ...
+    @property
+    def starter(self) -> int: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def turns(self) -> int: ...
 
 
 def minutes_for(turns_per_round: float, rounds_per_match: float, seconds_per_turn: float) -> float:

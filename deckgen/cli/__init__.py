@@ -18,8 +18,11 @@ import typer
 from typer.core import TyperGroup
 
 from deckgen import __version__
+from deckgen.cli import helptext
 from deckgen.cli.options import JsonOpt, QuietOpt
 from deckgen.errors import DeckgenError
+
+helptext.install()
 
 
 class _DeckgenGroup(TyperGroup):
@@ -123,7 +126,7 @@ def demo_command(
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.demo import make_demo
 
-    reporter = ConsoleReporter(quiet=quiet)
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
     written = make_demo(out, reporter=reporter)
     reporter.finish()
     if as_json:

@@ -103,33 +103,23 @@ def booklet_command(
     ] = False,
 ) -> None:
     """Write the rule booklet (PDF) in German and/or English, optionally imposed for print."""
-    from deckgen.booklet.make import load_check_report, make_booklets
+    from deckgen.api.booklets import make_booklet
     from deckgen.booklet.printedition import PrintOptions
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.resources import default_output_dir
-    from deckgen.rulespec import load_rules
 
-    spec = load_rules(rules)
-    loaded = None
-    if deck is not None:
-        from deckgen.deck.spec import load_deck
-
-        loaded = load_deck(deck, allow_outside=allow_outside)
-    langs = [item.value for item in lang] if lang else ["de", "en"]
-    report = load_check_report(check) if check is not None else None
-    reporter = ConsoleReporter(quiet=quiet)
-    out_dir = out if out is not None else default_output_dir() / spec.id
-    written = make_booklets(
-        spec,
-        out_dir,
-        langs=langs,
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
+    written = make_booklet(
+        rules,
+        out,
+        reporter=reporter,
+        langs=[item.value for item in lang] if lang else ["de", "en"],
         fmt=fmt.value,
-        deck=loaded,
-        check_report=report,
+        deck=deck,
+        check_report=check,
         impose=impose,
         age=age,
         style=style.value,
-        reporter=reporter,
+        allow_outside=allow_outside,
         printing=PrintOptions(edition=print_edition, paper=paper.value if paper else None),
     )
     reporter.finish()

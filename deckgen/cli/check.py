@@ -13,22 +13,13 @@ from typing import Annotated, Any
 
 import typer
 
+from deckgen.cli.options import JsonOpt, player_counts, players_option
+from deckgen.errors import InputError
+
 RulesArg = Annotated[
     str,
     typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
 ]
-
-
-def _int_list(text: str, where: str) -> tuple[int, ...]:
-    from deckgen.errors import InputError
-
-    try:
-        values = tuple(int(p) for p in text.split(",") if p.strip())
-    except ValueError:
-        raise InputError(
-            f"'{text}' is not a list of numbers", where=where, fix="e.g. --players 2,3,4"
-        ) from None
-    return values
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -95,7 +86,7 @@ def check_command(
     ] = 100_000,
     players: Annotated[
         str | None,
-        typer.Option("--players", help="Player counts to check, e.g. 2,3,4 (default: all)."),
+        players_option("The player counts to check, e.g. 2,3,4 (default: every count allowed)."),
     ] = None,
     bots: Annotated[
         str,
@@ -112,7 +103,11 @@ def check_command(
         int | None, typer.Option("--workers", help="Worker processes (default: all cores).")
     ] = None,
     json_file: Annotated[
-        Path | None, typer.Option("--json", help="Write the JSON report to this file.")
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Write the JSON report to this file (example game records go beside it).",
+        ),
     ] = None,
     md_file: Annotated[
         Path | None, typer.Option("--md", help="Write the Markdown report to this file.")
@@ -139,19 +134,18 @@ def check_command(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar; print only the verdict line.")
     ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play a rules file out at scale and report what its rules get wrong.
 
     Exit code: 0 ok, 5 warn (design warnings), 3 gaps (situations the file does not
     decide), 4 broken.
     """
+    from deckgen.api.checks import check_rules
+    from deckgen.api.games import load_rules
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.errors import InputError
-    from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.files import write_report
+    from deckgen.paths import check_output_file
     from deckgen.rulecheck.ladder import MAX_LADDER_ROUNDS, add_ladder
-    from deckgen.rulecheck.report import build_report
-    from deckgen.rulespec import load_rules
 
     spec = load_rules(rules)
     if not 0.1 <= seconds_per_turn <= 3600:
@@ -159,9 +153,7 @@ def check_command(
             "--seconds-per-turn is out of range", where="option --seconds-per-turn",
             fix="use 0.1 to 3600",
         )  # fmt: skip
-    from deckgen.paths import check_output_file
-
-    for target, option in ((json_file, "--json"), (md_file, "--md")):
+    for target, option in ((json_file, "--report"), (md_file, "--md")):
         if target is not None:
             check_output_file(target, where=f"option {option}")
     if not 1 <= ladder_rounds <= MAX_LADDER_ROUNDS:
@@ -169,22 +161,27 @@ def check_command(
             f"--ladder-rounds {ladder_rounds} is out of range", where="option --ladder-rounds",
             fix=f"use 1 to {MAX_LADDER_ROUNDS:,}",
         )  # fmt: skip
-    opts = CheckOptions(
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
+    check = check_rules(
+        spec,
+        reporter=reporter,
         rounds=rounds,
-        players=_int_list(players, "option --players") if players else None,
+        players=player_counts(players) if players else None,
         bots=tuple(b.strip() for b in bots.split(",") if b.strip()),
         seed=seed,
         workers=workers,
         fast=not no_fast,
         seconds_per_turn=seconds_per_turn,
     )
-    reporter = ConsoleReporter(quiet=quiet)
-    result = run_check(spec, opts, reporter=reporter)
-    reporter.finish()
-    report = build_report(result)
+    report = check.report
     if ladder:
         add_ladder(report, spec, ladder_rounds, seed)
-    write_report(spec, report, json_path=json_file, md_path=md_file)
+    check.write(json_path=json_file, md_path=md_file)
+    if as_json:
+        from deckgen.rulecheck.files import report_json
+
+        sys.stdout.write(report_json(report))
+        raise typer.Exit(check.exit_code)
     lines = summary_lines(report)
     sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")
-    raise typer.Exit(report["exit_code"])
+    raise typer.Exit(check.exit_code)

@@ -10,14 +10,15 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
 
 app = typer.Typer(
-    help="Custom domino card decks: faces, backs, cover and imprint from a deck file.",
+    help="Custom domino card decks from a deck file: start a new one, build its print "
+    "files, preview it, check it (preflight), list the vendor presets, calibrate duplex.",
     no_args_is_help=True,
 )
 
@@ -171,47 +172,27 @@ def build_command(
     vendor preset the cards take the vendor's size and bleed, and a broken vendor rule
     stops the build (exit 2) unless --force.
     """
+    from deckgen.api.decks import build_deck
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.prepress.presets import load_preset
-    from deckgen.prepress.printout import PrintOptions, parse_back_offset
+    from deckgen.prepress.printout import parse_back_offset
 
-    print_options = PrintOptions(
-        preset=load_preset(preset) if preset else None,
+    reporter = ConsoleReporter(quiet=quiet, json=as_json)
+    result = build_deck(
+        deck_file,
+        out,
+        reporter=reporter,
+        profile=preset,
         sheets=sheets,
         duplex=duplex.value if duplex else None,
         marks=marks.value if marks else None,
         png=png,
         cmyk=cmyk,
-        back_offset_mm=parse_back_offset(back_offset) if back_offset else (0.0, 0.0),
-        force=force,
-    )
-    if sheets:
-        from deckgen.prepress.imposition import paper_size
-
-        paper_size(sheets)  # an unknown paper is an error before anything is drawn
-    from deckgen.product import build_printed_deck, load_printed_deck
-
-    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
-    if back_offset:
-        from deckgen.errors import InputError
-        from deckgen.prepress.printout import planned_outputs
-        from deckgen.prepress.printstep import options_for
-
-        if "sheets" not in planned_outputs(options_for(print_options, deck)):
-            raise InputError(
-                "--back-offset moves the backs on duplex sheets, but this build makes none",
-                where="option --back-offset",
-                fix="add --sheets A4 (or Letter, A3, SRA3), or use a preset that prints sheets",
-            )
-    reporter = ConsoleReporter(quiet=quiet)
-    result = build_printed_deck(
-        deck,
-        out,
-        print_options,
-        reporter=reporter,
-        strict_text=strict_text,
+        back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
         preview=not no_preview,
-        extra_steps=_export_steps(deck, tts, preset),
+        strict_text=strict_text,
+        allow_outside=allow_outside,
+        force=force,
+        tts=tts,
     )
     reporter.finish()
     if as_json:
@@ -225,17 +206,6 @@ def build_command(
     elif not quiet:
         for path in result.files:
             typer.echo(f"wrote {path}")
-
-
-def _export_steps(deck: Any, tts: bool, preset: str | None) -> list[Any]:
-    """The export steps (before the print step, which may turn the PDFs into CMYK)."""
-    from deckgen.batch.printing import preset_outputs
-
-    if tts or "tts" in preset_outputs(deck, preset):
-        from deckgen.export.tts import tts_step
-
-        return [tts_step]
-    return []
 
 
 @app.command("preview")

@@ -1,11 +1,16 @@
-"""The CLI's side of :class:`deckgen.progress.Reporter`: rich progress bars on stderr.
+"""The CLI's side of :class:`deckgen.progress.Reporter`: progress as a command runs.
 
-``--quiet`` hides progress and notes; warnings always go to stderr. Standard output is
-kept for results (tables, ``--json``) so that scripts can read it.
+On a terminal, a rich progress bar per step on stderr. When standard output is not a
+terminal (a pipe, a log file, CI), one line on stdout when a step starts and one when
+it is done, printed as it happens, so a log shows where a long command is instead of
+a burst of lines at its end; stderr stays for warnings and the ``error:`` paragraph.
+``--quiet`` hides progress and notes, and ``--json`` keeps stdout pure JSON.
 """
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Any
 
 from rich.console import Console
@@ -14,16 +19,25 @@ from rich.console import Console
 class ConsoleReporter:
     """Progress bars and notes on stderr, unless quiet."""
 
-    def __init__(self, *, quiet: bool = False) -> None:
+    def __init__(self, *, quiet: bool = False, json: bool = False) -> None:
         self.quiet = quiet
+        self.json = json
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.warnings: list[str] = []
         self._progress: Any = None
         self._task: Any = None
+        self._step: tuple[str, float] | None = None
+        """The step in progress when lines are printed instead of a bar."""
 
     def start(self, description: str, total: int | None) -> None:
         self.finish()
-        if self.quiet or not self.err.is_terminal:
+        if self.quiet:
+            return
+        if not self.json and not sys.stdout.isatty():
+            count = f" ({total:,} steps)" if total and total > 1 else ""
+            _line(f"{description}{count} ...")
+            self._step = (description, time.perf_counter())
+        if not self.err.is_terminal:
             return
         from rich.progress import (
             BarColumn,
@@ -49,6 +63,10 @@ class ConsoleReporter:
             self._progress.advance(self._task, steps)
 
     def finish(self) -> None:
+        if self._step is not None:
+            description, began = self._step
+            self._step = None
+            _line(f"{description}: done in {time.perf_counter() - began:.1f} s")
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
@@ -67,3 +85,9 @@ def _escape(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
+
+
+def _line(text: str) -> None:
+    """One progress line on stdout, flushed at once (a log shows it as it happens)."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()

@@ -14,8 +14,11 @@ from typing import Annotated, Any
 
 import typer
 
+from deckgen.cli.options import JsonOpt, player_counts, players_option
+
 app = typer.Typer(
-    help="Rules files: list, show, play a match, replay a recorded game.",
+    help="Rules files: list them, show one, play a match, replay a recorded game, "
+    "write the rule booklet, check the rules at scale.",
     no_args_is_help=True,
 )
 
@@ -25,7 +28,6 @@ RulesArg = Annotated[
 ]
 MAX_SEED = 2**53
 """Seeds are recorded in game records, whose numbers are bounded (docs/limits.md)."""
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result line.")]
 
 
@@ -129,8 +131,8 @@ def show_command(
 def play_command(
     rules: RulesArg,
     players: Annotated[
-        int | None,
-        typer.Option("--players", "-n", help="Number of players (default: the smallest allowed)."),
+        str | None,
+        players_option("The number of players (default: the smallest the rules allow)."),
     ] = None,
     bots: Annotated[
         str,
@@ -158,25 +160,25 @@ def play_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Play one match and print its course readably."""
-    import random
-
-    from deckgen import atomic
-    from deckgen.engine import Engine, make_bots, play_match
-    from deckgen.engine.course import match_lines, side_name
+    from deckgen.api.games import load_rules, play_match
+    from deckgen.engine import Player
     from deckgen.engine.human import HumanPlayer
-    from deckgen.engine.record import match_record, record_json
     from deckgen.errors import InputError
     from deckgen.paths import check_output_file
-    from deckgen.rulespec import load_rules
 
     if record is not None:
         check_output_file(record, where="option --record")
     spec = load_rules(rules)
-    n = players if players is not None else spec.player_counts[0]
+    counts = player_counts(players) if players is not None else spec.player_counts[:1]
+    if len(counts) != 1:
+        raise InputError(
+            "a match is played by one number of players",
+            where="option --players",
+            fix="give one count, e.g. --players 3 (rules check takes several)",
+        )
+    n = counts[0]
     spec.hand_size(n)  # validates the player count
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    if not 0 <= seed <= MAX_SEED:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
         raise InputError(
             "the seed is out of range", where="option --seed", fix=f"use 0 to {MAX_SEED}"
         )
@@ -185,8 +187,7 @@ def play_command(
         raise InputError(
             "no bots given", where="option --bots", fix="e.g. --bots random or --bots smart,greedy"
         )
-    seats = make_bots(names, n, seed)
-    labels = [s.name for s in seats]
+    seats: list[str | Player] = list(names)
     if human is not None:
         if not 0 <= human < n:
             raise InputError(
@@ -194,20 +195,18 @@ def play_command(
                 where="option --human",
                 fix=f"use a seat from 0 to {n - 1}",
             )
+        seats = [seats[min(seat, len(seats) - 1)] for seat in range(n)]
         seats[human] = HumanPlayer()
-        labels[human] = "human"
-    engine = Engine(spec, n, check_invariants=check_invariants)
-    result = play_match(engine, seats, seed, record=True)
-    rec = match_record(spec, result, seed=seed, bots=labels)
+    match = play_match(spec, players=n, bots=seats, seed=seed, check_invariants=check_invariants)
     if record is not None:
-        atomic.write_text(record, record_json(rec))
-    winners = " and ".join(side_name(result.sides, w) for w in result.winners)
+        match.write_record(record)
+    result = match.result
     if as_json:
         out = {
             "rules": spec.id,
             "players": n,
-            "seed": seed,
-            "bots": labels,
+            "seed": match.seed,
+            "bots": list(match.bots),
             "totals": list(result.totals),
             "winners": list(result.winners),
             "rounds": [
@@ -220,11 +219,12 @@ def play_command(
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
     if not quiet:
-        typer.echo("\n".join(match_lines(spec, result, bots=labels)))
-        typer.echo(f"seed {seed}" + (f"; record written to {record}" if record else ""))
+        typer.echo("\n".join(match.lines()))
+        typer.echo(f"seed {match.seed}" + (f"; record written to {record}" if record else ""))
     else:
+        winners = " and ".join(match.winner_names())
         verdict = f"{winners} won" if len(result.winners) == 1 else f"shared win: {winners}"
-        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {seed})")
+        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {match.seed})")
 
 
 @app.command("replay")

@@ -11,11 +11,8 @@ from deckgen.deck.colour import RGB, mix, parse_colour
 from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
 from deckgen.deck.layoutboxes import value_picture_box
-from deckgen.deck.pips import layout
+from deckgen.deck.pips import SPREAD, layout
 from deckgen.tiles import Tile
-
-PIP_SPREAD = 0.31
-"""Pip centres at +-1 in layout units sit this fraction of the half's side from its centre."""
 
 
 def draw_card_background(ctx: DrawContext, *, card: str) -> None:
@@ -104,7 +101,7 @@ def draw_pips(ctx: DrawContext, value: int, cx: float, cy: float, side: float, r
     c = ctx.canvas
     name = "Pips{}_{}_{:02x}{:02x}{:02x}".format(value, round(side * 100), *rgb)
     if not c.hasForm(name):
-        spread = side * PIP_SPREAD
+        spread = side * SPREAD
         r = pl.radius * spread
         c.beginForm(name, -side / 2, -side / 2, side / 2, side / 2)
         ctx.fill(rgb)

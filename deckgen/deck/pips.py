@@ -2,7 +2,9 @@
 
 Takes a value; gives the pip centres in a unit square (``-1 ... 1`` on both axes, y
 up) and one pip radius in the same units. Every layout is point-symmetric about the
-centre, so a half reads the same from either end of the tile.
+centre, so a half reads the same from either end of the tile. This is the one pip
+table of deckgen: the cards (:mod:`deckgen.deck.face`) and the booklet's diagrams
+(:mod:`deckgen.booklet.diagram`) both draw from it, at :data:`SPREAD` of a half.
 
 1 ... 9 are the classic patterns (2 and 3 on the diagonal, 6 as two columns of three,
 8 as a ring). 10 ... 18 use three columns, the outer ones with 4, 5 or 6 pips and the
@@ -20,6 +22,10 @@ from dataclasses import dataclass
 from functools import cache
 
 MAX_VALUE = 18
+
+SPREAD = 0.31
+"""Pip centres at +-1 in layout units sit this fraction of the half's side from its
+centre (cards and diagrams alike)."""
 
 # value -> (pips in the outer columns, pips in the middle column), for 4 ... 18.
 _COLUMNS: dict[int, tuple[int, int]] = {

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from deckgen.engine.layouts import new_layout
 from deckgen.engine.results import Action, RoundResult
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.model import LayoutShape
 from deckgen.tiles import Tile
 
 
@@ -56,7 +57,7 @@ class OpenEnd:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    shape: str
+    shape: LayoutShape
     tiles: tuple[PlacedTile, ...]
     ends: tuple[OpenEnd, ...]
     spinner: int
@@ -118,7 +119,7 @@ class _Facts:
 
 
 def build_board(
-    shape: str,
+    shape: LayoutShape,
     tiles: Sequence[Tile],
     first_tile: int,
     first_seat: int,

@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass
 
 from deckgen.engine.invariants import check_round, check_tiles
-from deckgen.engine.results import Action, DealRecord, Gap, RoundResult
+from deckgen.engine.results import Action, DealRecord, Gap, RoundEnd, RoundResult
 from deckgen.engine.scoring import score_round
 from deckgen.engine.tables import Tables
 
@@ -35,7 +35,7 @@ _PLAY_CLAUSES = (
 class RoundTally:
     """Everything a finished round is scored and described from."""
 
-    end: str
+    end: RoundEnd
     out_seat: int
     """The seat that went out, or -1."""
     starter: int

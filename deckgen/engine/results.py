@@ -10,12 +10,16 @@ ints, strings and tuples, so they pickle fast from worker processes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
-END_OUT = "out"
-END_BLOCKED = "blocked"
-END_RESERVE = "reserve"
-ROUND_ENDS = (END_OUT, END_BLOCKED, END_RESERVE)
+RoundEnd = Literal["out", "blocked", "reserve"]
+"""How a round ended: someone went out, nobody could play, only the reserve was left."""
+ActionKind = Literal["lead", "play", "draw", "pass"]
+
+END_OUT: Final = "out"
+END_BLOCKED: Final = "blocked"
+END_RESERVE: Final = "reserve"
+ROUND_ENDS: tuple[RoundEnd, ...] = (END_OUT, END_BLOCKED, END_RESERVE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +42,7 @@ class Action:
     on (-1 for a lead, a draw or a pass); ``value`` the number matched (-1 if none).
     """
 
-    kind: str
+    kind: ActionKind
     seat: int
     tile: int = -1
     end: int = -1
@@ -65,7 +69,7 @@ class DealRecord:
 class RoundResult:
     """The outcome of one round."""
 
-    end: str
+    end: RoundEnd
     starter: int
     out_seat: int
     """The seat that went out, or -1."""

@@ -24,13 +24,22 @@ state as it was. Seats are numbered in playing order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from deckgen.engine.endcount import EndCount, ends_points
 from deckgen.engine.finish import Finisher, RoundTally
 from deckgen.engine.invariants import InvariantError, check_placement, check_tiles
 from deckgen.engine.layouts import Layout, new_layout
 from deckgen.engine.players import PASS, Move, PlayerView
-from deckgen.engine.results import END_BLOCKED, END_OUT, END_RESERVE, Action, Gap, RoundResult
+from deckgen.engine.results import (
+    END_BLOCKED,
+    END_OUT,
+    END_RESERVE,
+    Action,
+    Gap,
+    RoundEnd,
+    RoundResult,
+)
 from deckgen.engine.setup import Setup
 from deckgen.engine.tables import Tables
 from deckgen.engine.turn import blocked, can_draw, draw
@@ -130,7 +139,8 @@ class RoundState:
         """Per seat, a bitmask of the values it could not play on."""
         self.actions = actions
         """The round's actions when recorded, else None."""
-        self.end = ""
+        self.end: RoundEnd | Literal[""] = ""
+        """How the round ended (``out``, ``blocked``, ``reserve``); empty while it runs."""
         self.out_seat = -1
         self.first_tile = -1
         self.lead_tile = setup.lead_tile
@@ -380,7 +390,7 @@ class RoundState:
         s = self.setup
         return self.finisher.finish(
             RoundTally(
-                end=self.end,
+                end=self.end,  # not empty: checked above
                 out_seat=self.out_seat,
                 starter=s.starter,
                 hands=self.hands,

@@ -118,7 +118,7 @@ def limit_ink(image: Image.Image, max_percent: float) -> Image.Image:
         k=k,
     )
     scaled = [
-        ImageMath.lambda_eval(lambda a: a["ch"] * a["f"], ch=ch, f=factor).convert("L")  # type: ignore[union-attr]
+        ImageMath.lambda_eval(lambda a: a["ch"] * a["f"], ch=ch, f=factor).convert("L")
         for ch in (c, m, y)
     ]
     return Image.merge("CMYK", [*scaled, k.convert("L")])

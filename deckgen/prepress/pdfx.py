@@ -467,7 +467,7 @@ def flatten_transparency(pdf: pikepdf.Pdf) -> int:
         resources = page.obj.get("/Resources")
         if resources is None or not any(
             _needs_flattening(x)
-            for x in (resources.get("/XObject") or {}).values()  # type: ignore[attr-defined]
+            for x in (resources.get("/XObject") or {}).values()
         ):
             continue
         found: list[_Placement] = []

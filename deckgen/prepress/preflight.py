@@ -492,7 +492,7 @@ def _image_ink(obj: pikepdf.Stream, cache: dict[tuple[int, int], float]) -> floa
         return 0.0
     c, m, y, k = (band.convert("I") for band in image.split())
     total = ImageMath.lambda_eval(lambda v: v["c"] + v["m"] + v["y"] + v["k"], c=c, m=m, y=y, k=k)
-    top = float(total.getextrema()[1]) / 255 * 100  # type: ignore[union-attr]
+    top = float(total.getextrema()[1]) / 255 * 100
     cache[key] = top
     return top
 

@@ -23,6 +23,9 @@ LANGS = ("de", "en")
 SECTION_IDS = ("aim", "setup", "play", "scoring", "game_end")
 """Rulebook order: aim, setup, play, end of round and scoring, end of game and ties."""
 
+LayoutShape = Literal["line", "spinner", "cross_doubles", "trains", "chicken_foot"]
+"""How tiles are laid out: two open ends; a spinner; every double crosswise."""
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -138,7 +141,7 @@ class Opening(_Strict):
 class Board(_Strict):
     """The shape of the layout."""
 
-    shape: Literal["line", "spinner", "cross_doubles", "trains", "chicken_foot"]
+    shape: LayoutShape
     """``line``: two open ends, doubles like any tile; ``spinner``: the first double
     placed lies crosswise and opens two more directions; ``cross_doubles``: every double
     lies crosswise and opens two more directions (its far side and both short sides);

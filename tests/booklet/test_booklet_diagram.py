@@ -39,19 +39,36 @@ def test_each_face_defined_once_and_used() -> None:
     assert {u.get("href")[1:] for u in uses} <= set(ids)
 
 
-@pytest.mark.parametrize("value", range(13))
+@pytest.mark.parametrize("value", range(19))
 def test_pip_counts(value: int) -> None:
+    """Pips for every value up to double-18: no numeral instead of pips above 12."""
     root = _parse(hand([Tile(value, value)]))
     faces = [g for g in root.find(SVG + "defs") if g.get("id", "").endswith(f"p{value}")]
     assert len(faces) == 1
     assert len(faces[0].findall(SVG + "circle")) == value
 
 
-def test_pip_layouts_read_the_same_turned_round() -> None:
-    from deckgen.booklet.diagram import _PIPS
+@pytest.mark.parametrize("value", range(19))
+def test_diagram_pips_are_the_cards_pip_table(value: int) -> None:
+    """One pip table: the diagram's pips are deck.pips' layout (y turned for SVG),
+    so they read the same turned round, as the cards do."""
+    from deckgen.booklet.diagram import PIP_SPREAD
+    from deckgen.deck.pips import layout
 
-    for value, points in _PIPS.items():
-        assert sorted(points) == sorted((-x + 0.0, -y + 0.0) for x, y in points), value
+    root = _parse(hand([Tile(value, value)]))
+    face = next(g for g in root.find(SVG + "defs") if g.get("id", "").endswith(f"p{value}"))
+    drawn = sorted(
+        (round(float(c.get("cx")), 2), round(float(c.get("cy")), 2))
+        for c in face.findall(SVG + "circle")
+    )
+    table = layout(value)
+    expected = sorted(
+        (round(x * PIP_SPREAD, 2) + 0.0, round(-y * PIP_SPREAD, 2) + 0.0) for x, y in table.points
+    )
+    assert drawn == expected
+    assert drawn == sorted((-x + 0.0, -y + 0.0) for x, y in drawn)
+    radii = {float(c.get("r")) for c in face.findall(SVG + "circle")}
+    assert radii <= {round(table.radius * PIP_SPREAD, 3)}
 
 
 def test_numerals_style_and_big_values() -> None:

@@ -149,8 +149,8 @@ def test_bad_pictures(runner, tmp_path: Path, case: str) -> None:
     out = tmp_path / "out"
     result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(out)])
     assert result.exit_code == 2, result.output
-    assert result.output.startswith("error: ") and message in result.output
-    assert "faces.pictures[" in result.output  # names the key
+    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert "faces.pictures[" in result.stderr  # names the key
     assert _no_output(out)
 
 

@@ -255,7 +255,7 @@ def _others(fs: Path, src: Path) -> list[tuple[list[str | Path], Path]]:
     return [
         (["rules", "play", "two-player", "--seed", "1", "--record", fs / "g.json"], fs / "g.json"),
         (["rules", "check", "two-player", "--rounds", "50", "--workers", "1",
-          "--json", fs / "c.json"], fs / "c.json"),
+          "--report", fs / "c.json"], fs / "c.json"),
         (["deck", "new", fs / "new.toml"], fs / "new.toml"),
         (["deck", "calibrate", "--out", fs / "cal.pdf"], fs / "cal.pdf"),
         (["deck", "preview", src, "--out", fs / "p.png"], fs / "p.png"),

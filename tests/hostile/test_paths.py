@@ -98,7 +98,7 @@ def test_outputs_that_are_folders(tmp_path: Path) -> None:
     _expect_refused(["rules", "play", "two-player", "--record", str(folder)], "--record")
     _expect_refused(["deck", "new", str(folder), "--force"], "folder")
     _expect_refused(["deck", "calibrate", "--out", str(folder)], "folder")
-    _expect_refused(["rules", "check", "two-player", "--rounds", "10", "--json", str(folder)])
+    _expect_refused(["rules", "check", "two-player", "--rounds", "10", "--report", str(folder)])
     _expect_refused(["deck", "new", str(tmp_path / LONG)], "too long")
     assert folder.is_dir()
     assert not list(folder.iterdir())

@@ -33,7 +33,7 @@ def _check(
     result = runner.invoke(
         app,
         ["rules", "check", str(FIXTURES / name), "--rounds", str(rounds), "--workers", "1",
-         "--json", str(out), "--md", str(md)],
+         "--report", str(out), "--md", str(md)],
     )  # fmt: skip
     return result, json.loads(out.read_text()), md.read_text()
 

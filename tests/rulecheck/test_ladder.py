@@ -39,7 +39,7 @@ def test_ladder_plays_every_pairing() -> None:
 def test_check_with_ladder(check_app: typer.Typer, tmp_path: Path) -> None:
     js, md = tmp_path / "r.json", tmp_path / "r.md"
     args = ["rules", "check", "two-player", "--rounds", "300", "--workers", "1"]
-    args += ["--ladder", "--ladder-rounds", "6", "--json", str(js), "--md", str(md)]
+    args += ["--ladder", "--ladder-rounds", "6", "--report", str(js), "--md", str(md)]
     result = CliRunner().invoke(check_app, args)
     assert result.exit_code in (0, 3, 5), result.output
     report = json.loads(js.read_text())

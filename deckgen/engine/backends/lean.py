@@ -28,7 +28,14 @@ from collections.abc import Callable, Sequence
 from math import floor
 
 from deckgen.engine.finish import Finisher, RoundTally
-from deckgen.engine.results import END_BLOCKED, END_OUT, END_RESERVE, Gap, RoundResult
+from deckgen.engine.results import (
+    END_BLOCKED,
+    END_OUT,
+    END_RESERVE,
+    Gap,
+    RoundEnd,
+    RoundResult,
+)
 from deckgen.engine.setup import RoundStart, deal_tiles, find_starter, setup_round
 from deckgen.engine.tables import Tables
 
@@ -197,7 +204,7 @@ def line_draw(
             seat = 0
 
 
-_ENDS = (END_OUT, END_BLOCKED, END_RESERVE)
+_ENDS: tuple[RoundEnd, ...] = (END_OUT, END_BLOCKED, END_RESERVE)
 """The ends by the codes of :func:`line_draw`."""
 
 

@@ -3,7 +3,7 @@
 Gives 12 value pictures (``value-01.png`` ... ``value-12.png``: sun, moon, tree,
 house, fish, boat, flower, mountains, heart, leaf, rain cloud, star), a logo with
 transparency (``logo.png``) and a cover picture (``cover.jpg``). The files in
-``images/`` were made by ``python -m deckgen.deck.demoart images/``; the output is
+``images/`` were made by ``python scripts/demoart.py images/``; the output is
 deterministic.
 """
 
