@@ -152,7 +152,11 @@ def play_command(
     ] = False,
     human: Annotated[
         int | None,
-        typer.Option("--human", help="Play this seat yourself in the terminal (moves by number)."),
+        typer.Option(
+            "--human",
+            help="Play this seat yourself in the terminal (seats 1 to the number of "
+            "players; moves by number).",
+        ),
     ] = None,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
@@ -188,14 +192,14 @@ def play_command(
     seats = make_bots(names, n, seed)
     labels = [s.name for s in seats]
     if human is not None:
-        if not 0 <= human < n:
+        if not 1 <= human <= n:
             raise InputError(
                 f"there is no seat {human} with {n} players",
                 where="option --human",
-                fix=f"use a seat from 0 to {n - 1}",
+                fix=f"use a seat from 1 to {n} (seats are numbered from 1)",
             )
-        seats[human] = HumanPlayer()
-        labels[human] = "human"
+        seats[human - 1] = HumanPlayer()
+        labels[human - 1] = "human"
     engine = Engine(spec, n, check_invariants=check_invariants)
     result = play_match(engine, seats, seed, record=True)
     rec = match_record(spec, result, seed=seed, bots=labels)
