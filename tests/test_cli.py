@@ -97,7 +97,7 @@ def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
         train = pypdf.PdfReader(out / "mexican-train" / f"booklet-{lang}.pdf")
         assert name in train.pages[0].extract_text()
     report = json.loads((out / "check-card-domino.json").read_text())
-    # card-domino for 3 players: seat 0 starts 2 of 4 rounds, a design warning (issue 12)
+    # card-domino for 3 players: seat 1 starts 2 of 4 rounds, a design warning (issue 12)
     assert report["verdict"] in ("ok", "warn"), report["reasons"]
     # Mexican Train: random play blocks many 2-player rounds, a design warning (issue 12)
     assert re.search(r"- `mexican-train`: (ok|warn)\n", (out / "README.md").read_text())

@@ -235,8 +235,8 @@ def make_booklets(
 
     ``printing``: with ``edition`` also ``booklet-<lang>-press.pdf`` (3 mm bleed, page
     boxes), from which the imposed sheets are then made, with crop marks; ``paper``
-    chooses the sheets' paper; ``finish`` is applied last to the files for the press
-    (the CMYK / PDF/X hook, :mod:`deckgen.booklet.printedition`).
+    chooses the sheets' paper; the files for the press are CMYK PDF/X-4 unless
+    ``colour="rgb"``, or finished by ``finish`` (:mod:`deckgen.booklet.printedition`).
 
     ``rules``: a RuleSpec, or a rules id/alias/path. ``deck``: a deck file (its cards are
     pictured; default the demo deck). ``check_report``: the parsed JSON of ``deckgen

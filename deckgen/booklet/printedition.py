@@ -9,11 +9,14 @@ gives what a print shop is sent:
 - the saddle-stitch sheets (``--impose``) made from those pages, on real paper with crop
   and fold marks (:mod:`deckgen.booklet.imposition`).
 
-The colour work a shop also asks for (CMYK, black text in K only, PDF/X-4) is done by
-the prepress package on finished PDFs. This module leaves one hook for it:
-``PrintOptions.finish``, a function that takes a finished PDF's bytes and returns the
-converted PDF; it is applied to the press edition and to the imposed sheets, after
-everything else, so the converter sees exactly the file that would otherwise be written.
+Both files are CMYK by default (``colour="cmyk"``): black and grey text and lines in
+black ink alone, pictures through the FOGRA39 profile, PDF/X-4
+(:func:`deckgen.prepress.pressfile.press_pdf`). ``colour="rgb"`` (``--rgb``) keeps
+them in sRGB, for a digital print shop that converts with its own profile. The
+finishing step is one function that takes a finished PDF's bytes and returns the
+converted PDF (``PrintOptions.finish`` replaces the default); it is applied to the press
+edition and to the imposed sheets, after everything else, so the converter sees
+exactly the file that would otherwise be written.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from deckgen.booklet.paper import PAPERS
 from deckgen.errors import InputError
@@ -29,8 +33,10 @@ BLEED_MM = 3.0
 """Bleed of the print edition on every side of every page."""
 
 Finisher = Callable[[bytes], bytes]
-"""Turns a finished PDF into the shop's flavour (CMYK, K-only text, PDF/X-4): the hook
-for ``deckgen.prepress``."""
+"""Turns a finished PDF into the shop's flavour (CMYK, K-only text, PDF/X-4)."""
+
+PressColour = Literal["cmyk", "rgb"]
+"""The colours of the print edition: CMYK PDF/X-4 (the default) or sRGB as laid out."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,21 @@ class PrintOptions:
     paper: str | None = None
     """Paper of the imposed sheets (``a4``, ``sra4``, ...); None: the smallest that fits."""
     bleed_mm: float = BLEED_MM
+    colour: PressColour = "cmyk"
+    """CMYK with K-only text, PDF/X-4; or ``rgb``: as laid out, for the shop to convert."""
     finish: Finisher | None = None
-    """Applied last to the press edition and the imposed sheets (CMYK / PDF/X hook)."""
+    """Applied last to the press edition and the imposed sheets instead of the step
+    ``colour`` chooses."""
+
+    def finisher(self) -> Finisher | None:
+        """The step applied last to the files for the press (None: none)."""
+        if self.finish is not None:
+            return self.finish
+        if self.edition and self.colour == "cmyk":
+            from deckgen.prepress.pressfile import press_pdf
+
+            return press_pdf
+        return None
 
     def check(self, *, impose: bool) -> None:
         """A clear error for options that would otherwise be ignored or cannot work."""
@@ -53,6 +72,12 @@ class PrintOptions:
                 "--paper only chooses the paper of the imposed sheets",
                 where="option --paper",
                 fix="add --impose, or leave --paper out",
+            )
+        if self.colour == "rgb" and not self.edition:
+            raise InputError(
+                "--rgb only keeps the print edition in RGB",
+                where="option --rgb",
+                fix="add --print, or leave --rgb out (the screen booklet is always RGB)",
             )
         if self.paper is not None and self.paper.lower() not in PAPERS:
             raise InputError(
@@ -85,5 +110,6 @@ def no_scaling(pdf: bytes) -> bytes:
 
 
 def finished(pdf: bytes, options: PrintOptions) -> bytes:
-    """``pdf`` after the finishing hook, when there is one."""
-    return options.finish(pdf) if options.finish is not None else pdf
+    """``pdf`` after the finishing step, when there is one."""
+    step = options.finisher()
+    return step(pdf) if step is not None else pdf

@@ -67,7 +67,16 @@ def booklet_command(
         typer.Option(
             "--print",
             help="Also write booklet-<lang>-press.pdf for a print shop: 3 mm bleed on every "
-            "page with TrimBox/BleedBox; with --impose the sheets get crop marks.",
+            "page with TrimBox/BleedBox, CMYK with black text in black ink only, PDF/X-4; "
+            "with --impose the sheets get crop marks and are CMYK PDF/X-4 too.",
+        ),
+    ] = False,
+    rgb: Annotated[
+        bool,
+        typer.Option(
+            "--rgb",
+            help="With --print: keep the print edition in RGB, not PDF/X (for a digital "
+            "print shop that converts colours with its own profile).",
         ),
     ] = False,
     paper: Annotated[
@@ -120,7 +129,11 @@ def booklet_command(
         age=age,
         style=style.value,
         allow_outside=allow_outside,
-        printing=PrintOptions(edition=print_edition, paper=paper.value if paper else None),
+        printing=PrintOptions(
+            edition=print_edition,
+            paper=paper.value if paper else None,
+            colour="rgb" if rgb else "cmyk",
+        ),
     )
     reporter.finish()
     if as_json:

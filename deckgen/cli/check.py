@@ -59,13 +59,17 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 
 def _metrics_line(m: dict[str, Any]) -> str:
+    from deckgen.engine.seatnames import seat_name
+
     def pc(x: Any) -> str:
         return "-" if x is None else f"{100 * x:.1f} %"
 
     def num(x: Any) -> str:
         return "-" if x is None else f"{x:.2f}"
 
-    seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"]["matches"].items())
+    seats = ", ".join(
+        f"{seat_name(s)}: {100 * v:+.1f}" for s, v in m["advantage"]["matches"].items()
+    )
     p = m["advantage"].get("p_values", {}).get("matches")
     if p is not None:
         seats += f" (p = {p:.2g})"

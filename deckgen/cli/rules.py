@@ -154,7 +154,11 @@ def play_command(
     ] = False,
     human: Annotated[
         int | None,
-        typer.Option("--human", help="Play this seat yourself in the terminal (moves by number)."),
+        typer.Option(
+            "--human",
+            help="Play this seat yourself in the terminal (seats 1 to the number of "
+            "players; moves by number).",
+        ),
     ] = None,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
@@ -189,14 +193,14 @@ def play_command(
         )
     seats: list[str | Player] = list(names)
     if human is not None:
-        if not 0 <= human < n:
+        if not 1 <= human <= n:
             raise InputError(
                 f"there is no seat {human} with {n} players",
                 where="option --human",
-                fix=f"use a seat from 0 to {n - 1}",
+                fix=f"use a seat from 1 to {n} (seats are numbered from 1)",
             )
         seats = [seats[min(seat, len(seats) - 1)] for seat in range(n)]
-        seats[human] = HumanPlayer()
+        seats[human - 1] = HumanPlayer()
     match = play_match(spec, players=n, bots=seats, seed=seed, check_invariants=check_invariants)
     if record is not None:
         match.write_record(record)

@@ -2,6 +2,8 @@
 
 Takes a :class:`~deckgen.rulespec.RuleSpec` and a
 :class:`~deckgen.engine.results.MatchResult` played with ``record=True``; gives lines.
+Seats are numbered from 1 here, as people count (:mod:`deckgen.engine.seatnames`);
+the record's JSON keeps the engine's 0-based seats.
 """
 
 from __future__ import annotations
@@ -10,15 +12,11 @@ from collections.abc import Sequence
 
 from deckgen.engine.endcount import counts_of_round
 from deckgen.engine.results import END_BLOCKED, END_OUT, MatchResult, RoundResult
+from deckgen.engine.seatnames import seat_name, side_name
 from deckgen.engine.tables import compile_tables
 from deckgen.rulespec import RuleSpec
 
-
-def side_name(sides: Sequence[Sequence[int]], i: int) -> str:
-    side = sides[i]
-    if len(side) == 1:
-        return f"seat {side[0]}"
-    return "team " + "+".join(str(s) for s in side)
+__all__ = ["match_lines", "round_lines", "side_name"]
 
 
 def round_lines(
@@ -26,12 +24,12 @@ def round_lines(
 ) -> list[str]:
     tiles = spec.dset.tiles
     lines = [
-        f"Round {number}: seat {r.starter} starts"
+        f"Round {number}: {seat_name(r.starter)} starts"
         + (f" (after {r.redeals} redeals)" if r.redeals else "")
     ]
     if r.deal is not None:
         for s, hand in enumerate(r.deal.hands):
-            lines.append(f"  seat {s} holds " + " ".join(str(tiles[i]) for i in hand))
+            lines.append(f"  {seat_name(s)} holds " + " ".join(str(tiles[i]) for i in hand))
         if r.deal.stock:
             lines.append(f"  stock: {len(r.deal.stock)} tiles")
     trains = spec.params.board.shape == "trains"
@@ -55,31 +53,31 @@ def round_lines(
         if cp is not None:
             score = f"; the ends count {cp[0]}" + (f", scores {cp[1]}" if cp[1] else "")
         if a.kind == "lead":
-            lines.append(f"  seat {a.seat} leads {tiles[a.tile]}{score}")
+            lines.append(f"  {seat_name(a.seat)} leads {tiles[a.tile]}{score}")
         elif a.kind == "play" and trains:
-            train = "the Mexican Train" if a.end == n else f"seat {a.end}'s train"
+            train = "the Mexican Train" if a.end == n else f"{seat_name(a.end)}'s train"
             if a.end == a.seat:
                 train = "their own train"
-            lines.append(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} of {train}")
+            lines.append(f"  {seat_name(a.seat)} plays {tiles[a.tile]} on the {a.value} of {train}")
         elif a.kind == "play":
             lines.append(
-                f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value} (end {a.end}){score}"
+                f"  {seat_name(a.seat)} plays {tiles[a.tile]} on the {a.value} (end {a.end}){score}"
             )
         elif a.kind == "draw":
-            lines.append(f"  seat {a.seat} draws {tiles[a.tile]}")
+            lines.append(f"  {seat_name(a.seat)} draws {tiles[a.tile]}")
         elif trains:
-            lines.append(f"  seat {a.seat} passes and marks their train open")
+            lines.append(f"  {seat_name(a.seat)} passes and marks their train open")
         else:
-            lines.append(f"  seat {a.seat} passes")
+            lines.append(f"  {seat_name(a.seat)} passes")
     if r.end == END_OUT:
-        how = f"seat {r.out_seat} went out"
+        how = f"{seat_name(r.out_seat)} went out"
     elif r.end == END_BLOCKED:
         how = "blocked: nobody can play"
     else:
         how = "only the stock reserve is left and the player to move cannot play"
     lines.append(f"  round over: {how}")
     lines.append(
-        "  left in hand: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(r.hand_values))
+        "  left in hand: " + ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(r.hand_values))
     )
     won = ", ".join(side_name(sides, w) for w in r.winners) or "nobody"
     pts = ", ".join(f"{side_name(sides, i)} {p:+d}" for i, p in enumerate(r.points))
@@ -96,7 +94,7 @@ def match_lines(spec: RuleSpec, m: MatchResult, *, bots: Sequence[str]) -> list[
     """Every round, its actions and scores, and the final result."""
     lines = [
         f"{spec.name('en')} ({spec.id}), {m.players} players: "
-        + ", ".join(f"seat {s} {b}" for s, b in enumerate(bots))
+        + ", ".join(f"{seat_name(s)} {b}" for s, b in enumerate(bots))
     ]
     for n, r in enumerate(m.rounds, start=1):
         lines.extend(round_lines(spec, r, n, m.sides))

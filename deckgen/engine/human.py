@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from deckgen.engine.players import Move, PlayerView
+from deckgen.engine.seatnames import seat_name
 from deckgen.engine.tables import bits
 from deckgen.errors import InputError
 
@@ -34,7 +35,7 @@ class HumanPlayer:
         hand = " ".join(str(tiles[i]) for i in bits(view.hand))
         ends = " ".join(str(v) for v in view.ends) if view.ends else "(empty table)"
         others = ", ".join(
-            f"seat {s}: {c} tiles" for s, c in enumerate(view.hand_counts) if s != view.seat
+            f"{seat_name(s)}: {c} tiles" for s, c in enumerate(view.hand_counts) if s != view.seat
         )
         self._say("")
         if len(view.history) + 1 < self._seen or (not view.history and self._seen):
@@ -48,15 +49,17 @@ class HumanPlayer:
                     self._say(f"  you draw {tiles[a.tile]}")
                 continue
             if a.kind == "lead":
-                self._say(f"  seat {a.seat} leads {tiles[a.tile]}")
+                self._say(f"  {seat_name(a.seat)} leads {tiles[a.tile]}")
             elif a.kind == "play":
-                self._say(f"  seat {a.seat} plays {tiles[a.tile]} on the {a.value}")
+                self._say(f"  {seat_name(a.seat)} plays {tiles[a.tile]} on the {a.value}")
             elif a.kind == "draw":
-                self._say(f"  seat {a.seat} draws a tile")
+                self._say(f"  {seat_name(a.seat)} draws a tile")
             else:
-                self._say(f"  seat {a.seat} passes")
+                self._say(f"  {seat_name(a.seat)} passes")
         self._seen = len(view.history) + 1
-        self._say(f"Your turn (seat {view.seat}). Open ends: {ends}. Stock: {view.stock_count}.")
+        self._say(
+            f"Your turn ({seat_name(view.seat)}). Open ends: {ends}. Stock: {view.stock_count}."
+        )
         self._say(f"Others: {others}.")
         self._say(f"Your hand: {hand}")
         for k, m in enumerate(moves, start=1):

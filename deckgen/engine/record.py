@@ -23,6 +23,7 @@ from deckgen.engine.invariants import InvariantError
 from deckgen.engine.match import match_over, next_round
 from deckgen.engine.players import Move, PlayerView
 from deckgen.engine.results import Action, DealRecord, Gap, MatchResult
+from deckgen.engine.seatnames import recorded_seat
 from deckgen.errors import SpecError
 from deckgen.rulespec import RuleSpec, load_rules
 from deckgen.specfile import load_json, validate
@@ -196,7 +197,9 @@ class GameRecord(_Strict):
                 raise ValueError(f"round {i} is numbered {r.round}")
             for a in r.actions:
                 if a.seat >= self.players:
-                    raise ValueError(f"round {i} has seat {a.seat} acting with {self.players}")
+                    raise ValueError(
+                        f"round {i} has {recorded_seat(a.seat)} acting with {self.players}"
+                    )
         return self
 
 
@@ -253,11 +256,15 @@ class _Script:
     def next_choice(self, seat: int, moves: Sequence[Move]) -> Move:
         k = len(self.produced)  # the engine's next action is the choice
         if k >= len(self.actions):
-            raise ReplayMismatch(k, f"the record has no more actions, but seat {seat} is to move")
+            raise ReplayMismatch(
+                k, f"the record has no more actions, but {recorded_seat(seat)} is to move"
+            )
         rec = self.actions[k]
         if rec.seat != seat:
             raise ReplayMismatch(
-                k, f"the record has seat {rec.seat} acting, but seat {seat} is to move"
+                k,
+                f"the record has {recorded_seat(rec.seat)} acting, "
+                f"but {recorded_seat(seat)} is to move",
             )
         for m in moves:
             if rec.act == "pass" and m.is_pass:
@@ -281,12 +288,12 @@ class _Scripted:
 
 def _describe(a: RecAction) -> str:
     if a.act == "pass":
-        return f"seat {a.seat} passes"
+        return f"{recorded_seat(a.seat)} passes"
     if a.act == "draw":
-        return f"seat {a.seat} draws {a.tile}"
+        return f"{recorded_seat(a.seat)} draws {a.tile}"
     if a.act == "lead":
-        return f"seat {a.seat} leads {a.tile}"
-    return f"seat {a.seat} plays {a.tile} on end {a.end} ({a.on})"
+        return f"{recorded_seat(a.seat)} leads {a.tile}"
+    return f"{recorded_seat(a.seat)} plays {a.tile} on end {a.end} ({a.on})"
 
 
 def _tile_index(spec: RuleSpec) -> dict[str, int]:
@@ -408,7 +415,8 @@ def replay(record: GameRecord, *, spec: RuleSpec | None = None) -> ReplayReport:
             return fail(f"the start tile is {want_turned}, the record has {rec_round.turned_up}")
         if rec_round.starter != result.starter:
             return fail(
-                f"seat {result.starter} starts under the rules, the record has {rec_round.starter}"
+                f"{recorded_seat(result.starter)} starts under the rules, "
+                f"the record has {recorded_seat(rec_round.starter)}"
             )
         rr = rec_round.result
         checks = [

@@ -10,8 +10,9 @@ as PDF 1.4 without object streams, PDF/X-4 as at most PDF 1.6.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from deckgen.atomic import atomic_path
 
@@ -19,11 +20,11 @@ if TYPE_CHECKING:
     import pikepdf
 
 
-def save_pdf(pdf: pikepdf.Pdf, target: str | Path) -> Path:
-    """Write ``pdf`` to ``target`` atomically; gives the target path."""
+def _save(pdf: pikepdf.Pdf, out: Path | BinaryIO) -> None:
+    """Save ``pdf`` to ``out`` reproducibly, asking for actual-size printing, as the
+    version its PDF/X flavour (if any) allows."""
     import pikepdf
 
-    target = Path(target)
     prefs = pdf.Root.get("/ViewerPreferences")
     if prefs is None:
         pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
@@ -34,15 +35,25 @@ def save_pdf(pdf: pikepdf.Pdf, target: str | Path) -> Path:
     variant = pdfx_variant_of(pdf)
     streams = variant is None or variant.object_streams
     mode = pikepdf.ObjectStreamMode.generate if streams else pikepdf.ObjectStreamMode.disable
+    pdf.save(
+        out,
+        deterministic_id=True,
+        compress_streams=True,
+        object_stream_mode=mode,
+        force_version=variant.pdf_version if variant is not None else "",
+    )
+
+
+def save_pdf(pdf: pikepdf.Pdf, target: str | Path) -> Path:
+    """Write ``pdf`` to ``target`` atomically; gives the target path."""
+    target = Path(target)
     with atomic_path(target) as tmp:
-        if variant is None:
-            pdf.save(tmp, deterministic_id=True, compress_streams=True, object_stream_mode=mode)
-        else:
-            pdf.save(
-                tmp,
-                deterministic_id=True,
-                compress_streams=True,
-                object_stream_mode=mode,
-                force_version=variant.pdf_version,
-            )
+        _save(pdf, tmp)
     return target
+
+
+def pdf_bytes(pdf: pikepdf.Pdf) -> bytes:
+    """``pdf`` as the bytes :func:`save_pdf` would write (for callers that stage files)."""
+    buf = io.BytesIO()
+    _save(pdf, buf)
+    return buf.getvalue()

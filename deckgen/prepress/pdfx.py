@@ -13,6 +13,8 @@ adds, one small function per requirement (shaped like WeasyPrint's ``pdf/pdfx.py
   ``VersionID``/``RenditionClass``) plus the identification: ``pdfxid:GTS_PDFXVersion
   PDF/X-4`` for X-4, ``pdfx:GTS_PDFXVersion``/``GTS_PDFXConformance`` for X-1a:2003;
 - :func:`set_boxes`: a TrimBox and a BleedBox on every page, nested in the MediaBox;
+- :func:`drop_annotations`: annotations are allowed only outside the BleedBox or as
+  printer's marks, so links (a booklet's table of contents) are removed; paper has none;
 - :func:`flatten_transparency` (X-1a only, which forbids transparency): every image
   with a soft mask is replaced, where it is drawn, by the CMYK pixels Ghostscript
   renders there (the image composited over what lies under it); transparency groups
@@ -225,6 +227,40 @@ def set_boxes(pdf: pikepdf.Pdf) -> None:
                 page.obj[key] = pikepdf.Array(media)
         if "/ArtBox" in page.obj:
             del page.obj["/ArtBox"]  # PDF/X: a TrimBox or an ArtBox, not both
+
+
+def drop_annotations(pdf: pikepdf.Pdf) -> int:
+    """Remove every annotation that reaches into its page's BleedBox and is no printer's
+    mark or trap network (ISO 15930, 6.3.1); gives how many were removed."""
+    import pikepdf
+
+    removed = 0
+    for page in pdf.pages:
+        annots = page.obj.get("/Annots")
+        if not isinstance(annots, pikepdf.Array):
+            continue
+        box = page.obj.get("/BleedBox", page.obj.MediaBox)
+        bx0, by0, bx1, by1 = (float(v) for v in box)
+        kept = []
+        for annot in annots:
+            rect = annot.get("/Rect")
+            if annot.get("/Subtype") in (pikepdf.Name.PrinterMark, pikepdf.Name.TrapNet) or (
+                isinstance(rect, pikepdf.Array)
+                and (
+                    float(rect[2]) < bx0
+                    or float(rect[0]) > bx1
+                    or float(rect[3]) < by0
+                    or float(rect[1]) > by1
+                )
+            ):
+                kept.append(annot)
+            else:
+                removed += 1
+        if kept:
+            page.obj.Annots = pikepdf.Array(kept)
+        else:
+            del page.obj["/Annots"]
+    return removed
 
 
 # --- flattening (X-1a) -------------------------------------------------------------
@@ -494,6 +530,7 @@ def make_pdfx(pdf: pikepdf.Pdf, flavour: Flavour | str, *, title: str = "deckgen
     if not variant.transparency:
         flatten_transparency(pdf)
     set_boxes(pdf)
+    drop_annotations(pdf)
     set_output_intent(pdf)
     set_info(pdf, variant, title=title)
     set_xmp(pdf, variant)

@@ -12,6 +12,8 @@ import math
 from html import escape
 from typing import Any
 
+from deckgen.engine.seatnames import numbered
+
 W, H = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 60, 40, 40, 50
 FONT = "font-family='DejaVu Sans, sans-serif'"
@@ -140,7 +142,7 @@ def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
             )
         body.append(
             f"<text x='{LEFT + (s + 0.5) * slot:.1f}' y='{TOP + ph + 16}' "
-            f"text-anchor='middle'>{label} {s}</text>"
+            f"text-anchor='middle'>{numbered(label, s)}</text>"
         )
     fy = TOP + ph - ph * fair / ymax
     body.append(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
+from deckgen.engine.seatnames import numbered
 from deckgen.rulecheck.reachability import impossibility, unseen_bound
 from deckgen.rulespec import RuleSpec
 from deckgen.rulespec.clauses import CLAUSE_PARAMS, NUMERIC_PARAMS, VALUE_WORDS
@@ -245,7 +246,7 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
             why += f"; {label}s start {', '.join(map(str, rotation))} rounds of a match"
         out.append(_warn(
             "seat_match", n,
-            f"{who}: {label} {best} wins {100 * counts[best] / won:.1f} % of the matches, "
+            f"{who}: {numbered(label, best)} wins {100 * counts[best] / won:.1f} % of the matches, "
             f"{100 * excess:.1f} points above the fair {100 / sides:.1f} % ({why})",
             excess, mlim, p_match,
         ))  # fmt: skip
@@ -253,10 +254,12 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
         most = max(range(sides), key=lambda s: rotation[s])
         out.append(_warn(
             "seat_match", n,
-            f"{who}: {label} {most} starts {rotation[most]} of the {sum(rotation)} rounds of "
-            f"a match ({label}s: {', '.join(map(str, rotation))}), and the starting player "
+            f"{who}: {numbered(label, most)} starts {rotation[most]} of the "
+            f"{sum(rotation)} rounds of a match ({label}s: {', '.join(map(str, rotation))}), "
+            f"and the starting player "
             f"wins {100 * share:.1f} % of rounds against a fair {100 * fair:.1f} % "
-            f"(p = {p_round:.2g}): so {label} {most} can expect an advantage per match. "
+            f"(p = {p_round:.2g}): so {numbered(label, most)} can expect an advantage per "
+            f"match. "
             f"Measured so far: {100 * counts[most] / won:.1f} % of {won:,} matches against "
             f"a fair {100 / sides:.1f} % (chi-square test of equal chances: p = "
             f"{p_match:.2g}; a small edge needs many matches to show)",

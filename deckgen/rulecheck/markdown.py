@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckgen.engine.seatnames import seat_name
 from deckgen.rulecheck.ladder import ladder_markdown
 
 
@@ -87,7 +88,9 @@ def _metrics(report: dict[str, Any], charts: dict[str, dict[str, str]]) -> list[
     ms = [per[k]["metrics"] for k in keys]
 
     def adv(m: dict[str, Any], kind: str) -> str:
-        seats = ", ".join(f"{s}: {100 * v:+.1f}" for s, v in m["advantage"][kind].items())
+        seats = ", ".join(
+            f"{seat_name(s)}: {100 * v:+.1f}" for s, v in m["advantage"][kind].items()
+        )
         p = m["advantage"].get("p_values", {}).get(kind)
         return seats + ("" if p is None else f" (p = {p:.2g})")
 
@@ -253,7 +256,7 @@ def _stats(label: str, st: dict[str, Any]) -> list[str]:
     ]
     for seat, p in st["wins_by_seat"].items():
         if p["count"]:
-            who = {"none": "nobody", "shared": "several sides"}.get(seat, f"seat {seat}")
+            who = {"none": "nobody", "shared": "several sides"}.get(seat) or seat_name(seat)
             rows.append((f"rounds won by {who}", _pct(p)))
     out = [
         f"Bots `{label}`, {st['rounds']:,} rounds in {st['matches']:,} matches "

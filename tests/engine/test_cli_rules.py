@@ -91,13 +91,17 @@ def test_human_seat_from_piped_input(tmp_path: Path) -> None:
     # always choose move 1 (with a few bad entries first); 400 lines cover a whole match
     stdin = "x\n99\n" + "1\n" * 400
     proc = _run(
-        "play", "two-player", "--human", "0", "--seed", "4", "--record", str(rec), stdin=stdin
+        "play", "two-player", "--human", "1", "--seed", "4", "--record", str(rec), stdin=stdin
     )
     assert proc.returncode == 0, proc.stderr
     assert "Your hand:" in proc.stdout and "Please type a number" in proc.stdout
     assert "Match over after 4 rounds" in proc.stdout
-    assert "A new round begins" in proc.stdout and "  seat 1 plays" in proc.stdout
-    assert json.loads(rec.read_text())["bots"][0] == "human"
+    # seats are numbered from 1 for people: the human is seat 1, the bot seat 2
+    assert "A new round begins" in proc.stdout and "  seat 2 plays" in proc.stdout
+    assert "Your turn (seat 1)" in proc.stdout and "seat 0" not in proc.stdout
+    assert json.loads(rec.read_text())["bots"][0] == "human"  # JSON: 0-based seats
     assert _run("replay", str(rec)).returncode == 0
-    proc = _run("play", "two-player", "--human", "0", "--seed", "4", stdin="1\n")
+    proc = _run("play", "two-player", "--human", "1", "--seed", "4", stdin="1\n")
     assert proc.returncode == 2 and "input ended" in proc.stderr
+    proc = _run("play", "two-player", "--human", "0", "--seed", "4", stdin="1\n")
+    assert proc.returncode == 2 and "from 1 to 2" in proc.stderr

@@ -91,11 +91,19 @@ def test_first_seat_advantage_per_match_is_shown(
     (w,) = [w for w in report["warnings"] if w["id"] == "seat_match"]
     assert w["p_value"] is not None
     assert w["p_value"] < 0.01
-    assert "seat 0" in w["message"]
+    # seat 0 of the JSON starts 2 of 4 rounds: people read it as seat 1
+    assert "seat 1 starts 2 of the 4 rounds" in w["message"]
+    assert "seat 0" not in w["message"]
     assert "p = " in w["message"]
     assert w["message"] in result.stdout
     assert w["message"] in md
     assert report["players"]["3"]["metrics"]["advantage"]["matches"].keys() == {"0", "1", "2"}
+    # the JSON keys stay 0-based; the Markdown and terminal reports number seats from 1
+    assert "match advantage by seat (points): seat 1: " in result.stdout
+    assert "seat 3: " in result.stdout
+    for text in (result.stdout, md):
+        assert "seat 0" not in text
+    assert "rounds won by seat 1 |" in md and "rounds won by seat 3 |" in md
 
 
 def test_clause_counts_cover_every_round() -> None:
@@ -248,7 +256,8 @@ def test_wins_chart_names_teams_and_draws_intervals() -> None:
     }
     svg = wins_svg(stats, "t", "team")
     root = ET.fromstring(svg)
-    assert "team 0" in svg and "team 1" in svg and "seat" not in svg
+    assert "team 1" in svg and "team 2" in svg and "seat" not in svg
+    assert "team 0" not in svg  # sides are numbered from 1 for people
     rects = [e for e in root.iter() if e.tag.endswith("rect")]
     assert len(rects) == 5  # the background and four bars
     heights = [float(r.get("height", 0)) for r in rects[1:]]

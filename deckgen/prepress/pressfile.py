@@ -1,0 +1,45 @@
+"""A finished RGB PDF made into the file a print shop is sent: CMYK, K-only text, PDF/X.
+
+Takes the bytes of a finished PDF (WeasyPrint's booklet pages, or the sheets imposed
+from them) and gives the bytes of the same document after the prepress steps, in
+order: :func:`deckgen.prepress.cmyk.convert_document` (sRGB to CMYK through the shipped
+FOGRA39 profile; black and grey text and lines as a tint of black ink alone),
+:func:`deckgen.prepress.pdfx.make_pdfx` (PDF/X-4 by default) and
+:func:`deckgen.prepress.pdfout.pdf_bytes` (the file version the flavour allows,
+``/PrintScaling /None``). The title kept is the document's own (WeasyPrint's
+``<title>``); ``title`` is used only when the document has none.
+
+This is the finishing step of the booklet's print edition
+(:class:`deckgen.booklet.printedition.PrintOptions`).
+"""
+
+from __future__ import annotations
+
+import io
+
+from deckgen.errors import InputError
+from deckgen.prepress.pdfx import Flavour
+
+
+def press_pdf(pdf: bytes, *, flavour: Flavour = "x4", title: str = "deckgen") -> bytes:
+    """``pdf`` converted to CMYK with K-only text and made a PDF/X file of ``flavour``.
+
+    Raises :class:`~deckgen.errors.InputError` when something stays in RGB (a colour
+    the converter does not know): a file that claims to be CMYK must be CMYK.
+    """
+    import pikepdf
+
+    from deckgen.prepress.cmyk import convert_document
+    from deckgen.prepress.pdfout import pdf_bytes
+    from deckgen.prepress.pdfx import make_pdfx
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        result = convert_document(doc)
+        if result.left_rgb:
+            raise InputError(
+                "the print edition would keep RGB colours: " + "; ".join(result.left_rgb[:3]),
+                where=f"PDF '{title}'",
+                fix="write the print edition in RGB (--rgb) and let the print shop convert it",
+            )
+        make_pdfx(doc, flavour, title=title)
+        return pdf_bytes(doc)
