@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from deckgen import __version__
 from deckgen.cli.options import JsonOpt, QuietOpt
+from deckgen.cli.output import say
 from deckgen.errors import DeckgenError
 
 
@@ -188,7 +189,7 @@ def demo_command(
         sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
     elif not quiet:
         for path in written:
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")
 
 
 def _register_subcommands() -> None:

@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, QuietOpt
+from deckgen.cli.output import say
 
 
 class Lang(StrEnum):
@@ -137,4 +138,4 @@ def booklet_command(
         sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
     elif not quiet:
         for path in written:
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")

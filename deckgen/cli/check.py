@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from deckgen.errors import safe_text
+
 RulesArg = Annotated[
     str,
     typer.Argument(help="A rules id, an alias (German or English name) or a path to a .toml file."),
@@ -186,5 +188,6 @@ def check_command(
         add_ladder(report, spec, ladder_rounds, seed)
     write_report(spec, report, json_path=json_file, md_path=md_file)
     lines = summary_lines(report)
-    sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")
+    shown = "\n".join(lines[:1]) if quiet else "\n".join(lines)
+    sys.stdout.write(safe_text(shown) + "\n")
     raise typer.Exit(report["exit_code"])

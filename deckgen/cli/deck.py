@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
+from deckgen.cli.output import say
 
 app = typer.Typer(
     help="Custom domino card decks: faces, backs, cover and imprint from a deck file.",
@@ -82,7 +83,7 @@ def new_command(
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"
     atomic.write_text(deck_file, starter_toml(deck_name, dset.name, dset.max_pip, card))
     if not quiet:
-        typer.echo(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
+        say(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
 
 
 @app.command("build")
@@ -224,7 +225,7 @@ def build_command(
         sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     elif not quiet:
         for path in result.files:
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")
 
 
 def _export_steps(deck: Any, tts: bool, preset: str | None) -> list[Any]:
@@ -261,7 +262,7 @@ def preview_command(
     path = preview_deck(deck, out, allow_outside=allow_outside, reporter=reporter)
     reporter.finish()
     if not quiet:
-        typer.echo(f"wrote {path}")
+        say(f"wrote {path}")
 
 
 class ShowcaseStyle(StrEnum):
@@ -306,7 +307,7 @@ def showcase_command(
     target = out or default_out_dir(deck) / f"showcase-{style.value}.png"
     atomic.write_bytes(target, showcase_png(deck, style.value, size))
     if not quiet:
-        typer.echo(f"wrote {target}")
+        say(f"wrote {target}")
 
 
 @app.command("presets")
@@ -408,7 +409,7 @@ def check_command(
         sys.stdout.write(report.to_markdown())
     else:
         for finding in report.findings:
-            typer.echo(f"{finding.kind}: {finding.text()}")
+            say(f"{finding.kind}: {finding.text()}")
         if not quiet:
             lowest = min((p.dpi for p in report.pictures), default=None)
             note = f", lowest picture resolution {lowest:.0f} dpi" if lowest else ""
@@ -419,7 +420,7 @@ def check_command(
                     f"limit {report.ink_limit_percent:g} %, map: {map_path})"
                 )
             verdict = "ok" if report.ok else f"{len(report.findings)} problem(s)"
-            typer.echo(f"checked {report.pages_checked} pages{note}: {verdict}")
+            say(f"checked {report.pages_checked} pages{note}: {verdict}")
     if not report.ok:
         raise typer.Exit(1)
 
@@ -444,4 +445,4 @@ def calibrate_command(
     check_output_file(out, where="option --out")
     path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:
-        typer.echo(f"wrote {path}")
+        say(f"wrote {path}")

@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
+from deckgen.cli.output import say
+
 app = typer.Typer(
     help="Rules files: list, show, play a match, replay a recorded game.",
     no_args_is_help=True,
@@ -55,9 +57,7 @@ def list_command(as_json: JsonOpt = False) -> None:
     s_counts = {s.id: s.player_counts for s in specs}
     for r in rows:
         players = ",".join(str(n) for n in s_counts[r["id"]])
-        typer.echo(
-            f"{r['id']:<16} {r['set']:<10} players {players:<7} {r['name_en']} / {r['name_de']}"
-        )
+        say(f"{r['id']:<16} {r['set']:<10} players {players:<7} {r['name_en']} / {r['name_de']}")
 
 
 def _show_text(spec: Any, lang: str) -> list[str]:
@@ -122,7 +122,7 @@ def show_command(
         }
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=list) + "\n")
         return
-    typer.echo("\n".join(_show_text(spec, lang)))
+    say("\n".join(_show_text(spec, lang)))
 
 
 @app.command("play")
@@ -220,11 +220,11 @@ def play_command(
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
     if not quiet:
-        typer.echo("\n".join(match_lines(spec, result, bots=labels)))
-        typer.echo(f"seed {seed}" + (f"; record written to {record}" if record else ""))
+        say("\n".join(match_lines(spec, result, bots=labels)))
+        say(f"seed {seed}" + (f"; record written to {record}" if record else ""))
     else:
         verdict = f"{winners} won" if len(result.winners) == 1 else f"shared win: {winners}"
-        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {seed})")
+        say(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {seed})")
 
 
 @app.command("replay")
@@ -267,11 +267,11 @@ def replay_command(
         sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")
     else:
         if report.rules_changed:
-            typer.echo(
+            say(
                 f"note: the rules '{spec.id}' changed since this record was made (hash differs)",
                 err=True,
             )
-        typer.echo(("ok: " if report.ok else "MISMATCH: ") + report.message)
+        say(("ok: " if report.ok else "MISMATCH: ") + report.message)
     if not report.ok:
         raise typer.Exit(1)
 
