@@ -239,7 +239,7 @@ def replay_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a recorded game under its rules; exit 1 naming the first action that differs."""
-    from deckgen.engine.record import load_record, replay
+    from deckgen.engine.record import check_record_tiles, load_record, replay
     from deckgen.errors import SpecError, excerpt
     from deckgen.paths import is_regular_file
     from deckgen.rulespec import bundled_suggestion, find_bundled, load_rules, load_rules_file
@@ -262,6 +262,7 @@ def replay_command(
                 fix="give the rules with --rules ID_OR_FILE",
             )
         spec = found
+        check_record_tiles(rec, spec, path=file)  # a tile outside its set: not a record
     report = replay(rec, spec=spec)
     if as_json:
         sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")
