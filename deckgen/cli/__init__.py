@@ -10,7 +10,6 @@ verdicts (gaps, broken).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +19,7 @@ from typer.core import TyperGroup
 
 from deckgen import __version__
 from deckgen.cli.options import JsonOpt, QuietOpt
-from deckgen.cli.output import say
+from deckgen.cli.output import say, write_json
 from deckgen.errors import DeckgenError
 
 
@@ -155,7 +154,7 @@ def sets_command(
     sets = [parse_set(n, where="argument NAMES") for n in names] if names else None
     rows = set_rows(sets)
     if as_json:
-        sys.stdout.write(sets_json(rows))
+        write_json(sets_json(rows))
         return
     from rich.console import Console
     from rich.table import Table
@@ -186,7 +185,7 @@ def demo_command(
     written = make_demo(out, reporter=reporter)
     reporter.finish()
     if as_json:
-        sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
+        write_json(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
     elif not quiet:
         for path in written:
             say(f"wrote {path}")

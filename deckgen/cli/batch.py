@@ -7,7 +7,6 @@ queue worker) and report. ``deckgen batch orders.csv`` is short for
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
-from deckgen.cli.output import say
+from deckgen.cli.output import say, write_json
 from deckgen.errors import safe_text
 
 if TYPE_CHECKING:
@@ -180,7 +179,7 @@ def run_command(
     finally:
         observer.stop()
     if as_json:
-        sys.stdout.write(summary.to_json())
+        write_json(summary.to_json())
     else:
         if not quiet:
             for outcome in summary.outcomes:
@@ -200,7 +199,7 @@ def _check(validated: Any, *, quiet: bool, as_json: bool) -> None:
             "valid": [{"row": o.row, "order": o.order_id} for o in validated.orders],
             "problems": problems,
         }
-        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        write_json(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
         for text in problems:
             say(text)

@@ -7,13 +7,12 @@ verdict: 0 ok, 5 warn, 3 gaps, 4 broken (2 stays for user errors).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from deckgen.errors import safe_text
+from deckgen.cli.output import write_text
 
 RulesArg = Annotated[
     str,
@@ -189,5 +188,5 @@ def check_command(
     write_report(spec, report, json_path=json_file, md_path=md_file)
     lines = summary_lines(report)
     shown = "\n".join(lines[:1]) if quiet else "\n".join(lines)
-    sys.stdout.write(safe_text(shown) + "\n")
+    write_text(shown + "\n")
     raise typer.Exit(report["exit_code"])

@@ -7,7 +7,6 @@ Thin: each command parses options, calls one library function in
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
-from deckgen.cli.output import say
+from deckgen.cli.output import say, write_json, write_text
 
 app = typer.Typer(
     help="Custom domino card decks: faces, backs, cover and imprint from a deck file.",
@@ -222,7 +221,7 @@ def build_command(
             "warnings": result.warnings,
             "manifest": result.manifest,
         }
-        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        write_json(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     elif not quiet:
         for path in result.files:
             say(f"wrote {path}")
@@ -318,7 +317,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
     presets = all_presets()
     if as_json:
         rows = [preset_summary(p) for p in presets]
-        sys.stdout.write(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
+        write_json(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
         return
     from rich.console import Console
     from rich.table import Table
@@ -404,9 +403,9 @@ def check_command(
             if not message.startswith("preflight:"):
                 console.warn(message)
     if as_json:
-        sys.stdout.write(report.to_json())
+        write_json(report.to_json())
     elif markdown:
-        sys.stdout.write(report.to_markdown())
+        write_text(report.to_markdown())
     else:
         for finding in report.findings:
             say(f"{finding.kind}: {finding.text()}")

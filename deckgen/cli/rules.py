@@ -8,13 +8,12 @@ that does not match its record, 2 a user error; ``check``: 3 gaps, 4 broken.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from deckgen.cli.output import say
+from deckgen.cli.output import say, write_json
 
 app = typer.Typer(
     help="Rules files: list, show, play a match, replay a recorded game.",
@@ -50,9 +49,7 @@ def list_command(as_json: JsonOpt = False) -> None:
         for s in specs
     ]
     if as_json:
-        sys.stdout.write(
-            json.dumps({"version": 1, "rules": rows}, indent=2, ensure_ascii=False) + "\n"
-        )
+        write_json(json.dumps({"version": 1, "rules": rows}, indent=2, ensure_ascii=False) + "\n")
         return
     s_counts = {s.id: s.player_counts for s in specs}
     for r in rows:
@@ -120,7 +117,7 @@ def show_command(
             ],
             "notes": [n.__dict__ for n in spec.notes(lang)],
         }
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=list) + "\n")
+        write_json(json.dumps(data, indent=2, ensure_ascii=False, default=list) + "\n")
         return
     say("\n".join(_show_text(spec, lang)))
 
@@ -217,7 +214,7 @@ def play_command(
             "gaps": [g.situation for g in result.all_gaps()],
             "record": str(record) if record else None,
         }
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        write_json(json.dumps(out, indent=2) + "\n")
         return
     if not quiet:
         say("\n".join(match_lines(spec, result, bots=labels)))
@@ -265,7 +262,7 @@ def replay_command(
         check_record_tiles(rec, spec, path=file)  # a tile outside its set: not a record
     report = replay(rec, spec=spec)
     if as_json:
-        sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")
+        write_json(json.dumps(report.__dict__, indent=2) + "\n")
     else:
         if report.rules_changed:
             say(

@@ -191,6 +191,17 @@ def test_wrote_lines_show_user_names_harmlessly(args: list[str], tmp_path: Path)
     assert "\x9b" not in out, repr(out)
 
 
+def test_json_output_escapes_user_names_and_keeps_the_data(tmp_path: Path) -> None:
+    record = str(tmp_path / f"game-{EVIL}.json")
+    result = CliRunner().invoke(
+        app, ["rules", "play", "two-player", "--seed", "1", "--json", "--record", record]
+    )
+    assert result.exit_code == 0, result.output
+    for raw in ("\x1b", "\x07", "\u202e", "\x9b"):
+        assert raw not in result.stdout, repr(raw)
+    assert json.loads(result.stdout)["record"] == record
+
+
 @pytest.mark.parametrize(
     "extra",
     [
