@@ -28,7 +28,9 @@ MAX_MESSAGE_CHARS = 600
 EXCERPT_CHARS = 60
 """Text quoted from a user file in a message is cut to this many characters."""
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+UNSAFE_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Characters never sent to a terminal as they are: controls (but tab and line feed),
+terminal escapes, C1 controls, line separators and bidirectional overrides."""
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -42,7 +44,7 @@ def safe_text(text: object) -> str:
     >>> safe_text("a\x1b[31mb")
     'a\\\\x1b[31mb'
     """
-    return _UNSAFE.sub(_escape_char, str(text))
+    return UNSAFE_CHARS.sub(_escape_char, str(text))
 
 
 def excerpt(text: object, limit: int = EXCERPT_CHARS) -> str:

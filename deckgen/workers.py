@@ -23,7 +23,14 @@ from typing import Any
 PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent(parent_pid: int) -> None:
+def die_with_parent(parent_pid: int | None = None) -> None:
+    """Make this process die when its parent ``parent_pid`` (default: its parent now) dies.
+
+    The one implementation for every process deckgen starts (worker pools, the batch's
+    workers and Redis work horses). If the parent died already, exit at once.
+    """
+    if parent_pid is None:
+        parent_pid = os.getppid()
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -49,7 +56,7 @@ def _watch_parent(parent_pid: int) -> None:  # pragma: no cover - not Linux
 
 def init_worker(parent_pid: int) -> None:
     """Worker initializer: die with the parent; default signal handling; no Ctrl-C noise."""
-    _die_with_parent(parent_pid)
+    die_with_parent(parent_pid)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us

@@ -3,15 +3,15 @@
 One worker per core by default (``--jobs``), started fresh (``spawn``: no state
 copied from a process that runs threads) and kept for the whole batch, so the drawing
 code is loaded once per worker, not once per deck. Each worker asks the kernel to kill
-it when its parent dies (``PR_SET_PDEATHSIG``), so a batch killed with ``kill -9``
-leaves no workers behind. Workers report progress through a queue
-that the batch turns into :class:`~deckgen.batch.events.BatchObserver` calls.
+it when its parent dies (``PR_SET_PDEATHSIG``, through the one implementation,
+:func:`deckgen.workers.die_with_parent`), so a batch killed with ``kill -9`` leaves no
+workers behind. Workers report progress through a queue that the batch turns into
+:class:`~deckgen.batch.events.BatchObserver` calls.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import queue
@@ -25,24 +25,14 @@ from deckgen.batch.events import BatchObserver, Event
 from deckgen.batch.orders import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
+from deckgen.workers import die_with_parent
 
-PR_SET_PDEATHSIG = 1
 _events: Any = None
-
-
-def die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when its parent process dies."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _init_worker(events: Any) -> None:
     global _events
-    parent = os.getppid()
-    die_with_parent()
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
+    die_with_parent(os.getppid())  # exits at once if the parent died already
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides what Ctrl-C does
     _events = events
 

@@ -70,8 +70,8 @@ def _connect(url: str) -> Any:
 def build_job(order: Order, settings: BatchSettings, out_dir: str) -> Outcome:
     """The job a worker runs: build one order into the shared output folder."""
     from deckgen.batch.job import build_order, skipped_outcome
-    from deckgen.batch.pool import die_with_parent
     from deckgen.batch.publish import remove_stale_staging
+    from deckgen.workers import die_with_parent
 
     die_with_parent()  # the work horse goes when its worker goes
     folder = Path(out_dir)

@@ -10,35 +10,93 @@ verdicts (gaps, broken).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
 from deckgen import __version__
 from deckgen.cli import helptext
 from deckgen.cli.options import JsonOpt, QuietOpt
+from deckgen.cli.output import say, write_json
 from deckgen.errors import DeckgenError
 
 helptext.install()
+
+
+def usage_error(exc: UsageError, command: str = "deckgen") -> DeckgenError:
+    """A usage error of the option parser (typer's vendored click) as one of ours.
+
+    Out-of-range numbers, bad choices, non-integers, missing arguments, unknown options
+    and commands: what click says, where (the command; ``command`` when click did not
+    say), and how to fix (its ``--help``), instead of click's usage box.
+    """
+    from deckgen.errors import InputError
+
+    if exc.ctx is not None:
+        command = exc.ctx.command_path
+    what = exc.format_message().replace("Value error, ", "")
+    return InputError(
+        what[:1].lower() + what[1:],
+        where=f"command '{command}'",
+        fix=f"see '{command} --help' for the options, their values and ranges",
+    )
+
+
+def _command_path(ctx: Any, words: list[str]) -> str:
+    """The deepest command ``words`` name below ``ctx`` (``deckgen rules booklet``).
+
+    Click leaves some parse errors (an option missing its value) without a context;
+    this finds the command they belong to from the words given.
+    """
+    path = [ctx.command_path]
+    command = ctx.command
+    for word in words:
+        sub = command.commands.get(word) if hasattr(command, "commands") else None
+        if sub is None:
+            break
+        path.append(word)
+        command = sub
+    return " ".join(path)
 
 
 class _DeckgenGroup(TyperGroup):
     """The root command group: a user error anywhere below becomes one paragraph, exit 2.
 
     Handling it here (not in ``main``) makes the console script, ``python -m deckgen``
-    and typer's CliRunner in tests behave the same.
+    and typer's CliRunner in tests behave the same. The option parser's own errors
+    (click's usage errors) are caught here too: in :meth:`make_context` for the root's
+    options, in :meth:`invoke` for every subcommand's (their contexts are made there).
+    ``--help`` and a group called without arguments still print their help.
     """
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except UsageError as exc:
+            if isinstance(exc, NoArgsIsHelpError):
+                raise
+            typer.echo(f"error: {usage_error(exc).message()}", err=True)
+            raise typer.Exit(2) from None
 
     def invoke(self, ctx: Any) -> Any:
         from deckgen.errors import machine_error
         from deckgen.interrupts import Terminated, terminate_like_ctrl_c
 
+        words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # invoke empties them
         try:
             with terminate_like_ctrl_c():
                 return super().invoke(ctx)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as exc:
+            message = usage_error(exc, _command_path(ctx, words)).message()
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(2) from None
         except DeckgenError as exc:
             typer.echo(f"error: {exc.message()}", err=True)
             raise typer.Exit(exc.exit_code) from None
@@ -99,7 +157,7 @@ def sets_command(
     sets = [parse_set(n, where="argument NAMES") for n in names] if names else None
     rows = set_rows(sets)
     if as_json:
-        sys.stdout.write(sets_json(rows))
+        write_json(sets_json(rows))
         return
     from rich.console import Console
     from rich.table import Table
@@ -130,10 +188,10 @@ def demo_command(
     written = make_demo(out, reporter=reporter)
     reporter.finish()
     if as_json:
-        sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
+        write_json(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
     elif not quiet:
         for path in written:
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")
 
 
 def _register_subcommands() -> None:

@@ -7,7 +7,6 @@ queue worker) and report. ``deckgen batch orders.csv`` is short for
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,6 +14,8 @@ import typer
 from typer.core import TyperGroup
 
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
+from deckgen.cli.output import say, write_json
+from deckgen.errors import safe_text
 
 if TYPE_CHECKING:
     from deckgen.batch.events import Event
@@ -109,7 +110,7 @@ class ProgressObserver:
                 self.progress.remove_task(task)
             self.progress.advance(self.overall)
         elif not self.quiet:
-            self.err.print(f"[{self.done}/{self.total}] {outcome.line()}", markup=False)
+            self.err.print(f"[{self.done}/{self.total}] {safe_text(outcome.line())}", markup=False)
 
     def stop(self) -> None:
         if self.progress is not None:
@@ -169,7 +170,7 @@ def run_command(
         summary = run_batch(spreadsheet, settings, options, observer)
     except KeyboardInterrupt:
         observer.stop()
-        typer.echo(
+        say(
             "interrupted: the decks finished so far are complete; run the same command "
             "again to build the rest",
             err=True,
@@ -178,12 +179,12 @@ def run_command(
     finally:
         observer.stop()
     if as_json:
-        sys.stdout.write(summary.to_json())
+        write_json(summary.to_json())
     else:
         if not quiet:
             for outcome in summary.outcomes:
-                typer.echo(outcome.line())
-        typer.echo(summary.totals_line())
+                say(outcome.line())
+        say(summary.totals_line())
     if not summary.ok:
         raise typer.Exit(1)
 
@@ -198,12 +199,12 @@ def _check(validated: Any, *, quiet: bool, as_json: bool) -> None:
             "valid": [{"row": o.row, "order": o.order_id} for o in validated.orders],
             "problems": problems,
         }
-        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        write_json(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
         for text in problems:
-            typer.echo(text)
+            say(text)
         if not quiet:
-            typer.echo(f"{len(validated.orders)} of {len(validated.sheet.rows)} rows are valid")
+            say(f"{len(validated.orders)} of {len(validated.sheet.rows)} rows are valid")
     if problems:
         raise typer.Exit(1)
 
@@ -222,8 +223,8 @@ def new_command(
     written = write_starter(spreadsheet, force=force)
     if not quiet:
         for path in written:
-            typer.echo(f"wrote {path}")
-        typer.echo(f"build the decks with: deckgen batch {spreadsheet}")
+            say(f"wrote {path}")
+        say(f"build the decks with: deckgen batch {spreadsheet}")
 
 
 def worker_command(

@@ -8,7 +8,6 @@ Register it with ``app.command("booklet")(booklet_command)``.
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -16,6 +15,7 @@ from typing import Annotated
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, QuietOpt
+from deckgen.cli.output import say, write_json
 
 
 class Lang(StrEnum):
@@ -137,7 +137,7 @@ def booklet_command(
     )
     reporter.finish()
     if as_json:
-        sys.stdout.write(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
+        write_json(json.dumps({"written": [str(p) for p in written]}, indent=2) + "\n")
     elif not quiet:
         for path in written:
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")

@@ -7,13 +7,13 @@ verdict: 0 ok, 5 warn, 3 gaps, 4 broken (2 stays for user errors).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from deckgen.cli.options import JsonOpt, player_counts, players_option
+from deckgen.cli.output import write_json, write_text
 from deckgen.errors import InputError
 
 RulesArg = Annotated[
@@ -184,8 +184,9 @@ def check_command(
     if as_json:
         from deckgen.rulecheck.files import report_json
 
-        sys.stdout.write(report_json(report))
+        write_json(report_json(report))
         raise typer.Exit(check.exit_code)
     lines = summary_lines(report)
-    sys.stdout.write(("\n".join(lines[:1]) if quiet else "\n".join(lines)) + "\n")
+    shown = "\n".join(lines[:1]) if quiet else "\n".join(lines)
+    write_text(shown + "\n")
     raise typer.Exit(check.exit_code)

@@ -7,7 +7,6 @@ Thin: each command parses options, calls one library function in
 from __future__ import annotations
 
 import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,6 +14,7 @@ from typing import Annotated
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, JsonOpt, QuietOpt
+from deckgen.cli.output import say, write_json, write_text
 
 app = typer.Typer(
     help="Custom domino card decks from a deck file: start a new one, build its print "
@@ -83,7 +83,7 @@ def new_command(
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"
     atomic.write_text(deck_file, starter_toml(deck_name, dset.name, dset.max_pip, card))
     if not quiet:
-        typer.echo(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
+        say(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
 
 
 @app.command("build")
@@ -202,10 +202,10 @@ def build_command(
             "warnings": result.warnings,
             "manifest": result.manifest,
         }
-        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        write_json(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     elif not quiet:
         for path in result.files:
-            typer.echo(f"wrote {path}")
+            say(f"wrote {path}")
 
 
 @app.command("preview")
@@ -231,7 +231,7 @@ def preview_command(
     path = preview_deck(deck, out, allow_outside=allow_outside, reporter=reporter)
     reporter.finish()
     if not quiet:
-        typer.echo(f"wrote {path}")
+        say(f"wrote {path}")
 
 
 class ShowcaseStyle(StrEnum):
@@ -276,7 +276,7 @@ def showcase_command(
     target = out or default_out_dir(deck) / f"showcase-{style.value}.png"
     atomic.write_bytes(target, showcase_png(deck, style.value, size))
     if not quiet:
-        typer.echo(f"wrote {target}")
+        say(f"wrote {target}")
 
 
 @app.command("presets")
@@ -287,7 +287,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
     presets = all_presets()
     if as_json:
         rows = [preset_summary(p) for p in presets]
-        sys.stdout.write(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
+        write_json(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
         return
     from rich.console import Console
     from rich.table import Table
@@ -373,12 +373,12 @@ def check_command(
             if not message.startswith("preflight:"):
                 console.warn(message)
     if as_json:
-        sys.stdout.write(report.to_json())
+        write_json(report.to_json())
     elif markdown:
-        sys.stdout.write(report.to_markdown())
+        write_text(report.to_markdown())
     else:
         for finding in report.findings:
-            typer.echo(f"{finding.kind}: {finding.text()}")
+            say(f"{finding.kind}: {finding.text()}")
         if not quiet:
             lowest = min((p.dpi for p in report.pictures), default=None)
             note = f", lowest picture resolution {lowest:.0f} dpi" if lowest else ""
@@ -389,7 +389,7 @@ def check_command(
                     f"limit {report.ink_limit_percent:g} %, map: {map_path})"
                 )
             verdict = "ok" if report.ok else f"{len(report.findings)} problem(s)"
-            typer.echo(f"checked {report.pages_checked} pages{note}: {verdict}")
+            say(f"checked {report.pages_checked} pages{note}: {verdict}")
     if not report.ok:
         raise typer.Exit(1)
 
@@ -414,4 +414,4 @@ def calibrate_command(
     check_output_file(out, where="option --out")
     path = write_calibration(out, paper=paper, duplex=duplex.value)
     if not quiet:
-        typer.echo(f"wrote {path}")
+        say(f"wrote {path}")

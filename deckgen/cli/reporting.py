@@ -82,9 +82,12 @@ class ConsoleReporter:
 
 
 def _escape(text: str) -> str:
+    """Rich markup escaped, and terminal escapes made visible (``errors.safe_text``)."""
     from rich.markup import escape
 
-    return escape(text)
+    from deckgen.errors import safe_text
+
+    return escape(safe_text(text))
 
 
 def _line(text: str) -> None:

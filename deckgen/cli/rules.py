@@ -8,13 +8,13 @@ that does not match its record, 2 a user error; ``check``: 3 gaps, 4 broken.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from deckgen.cli.options import JsonOpt, player_counts, players_option
+from deckgen.cli.output import say, write_json
 
 app = typer.Typer(
     help="Rules files: list them, show one, play a match, replay a recorded game, "
@@ -50,16 +50,12 @@ def list_command(as_json: JsonOpt = False) -> None:
         for s in specs
     ]
     if as_json:
-        sys.stdout.write(
-            json.dumps({"version": 1, "rules": rows}, indent=2, ensure_ascii=False) + "\n"
-        )
+        write_json(json.dumps({"version": 1, "rules": rows}, indent=2, ensure_ascii=False) + "\n")
         return
     s_counts = {s.id: s.player_counts for s in specs}
     for r in rows:
         players = ",".join(str(n) for n in s_counts[r["id"]])
-        typer.echo(
-            f"{r['id']:<16} {r['set']:<10} players {players:<7} {r['name_en']} / {r['name_de']}"
-        )
+        say(f"{r['id']:<16} {r['set']:<10} players {players:<7} {r['name_en']} / {r['name_de']}")
 
 
 def _show_text(spec: Any, lang: str) -> list[str]:
@@ -122,9 +118,9 @@ def show_command(
             ],
             "notes": [n.__dict__ for n in spec.notes(lang)],
         }
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=list) + "\n")
+        write_json(json.dumps(data, indent=2, ensure_ascii=False, default=list) + "\n")
         return
-    typer.echo("\n".join(_show_text(spec, lang)))
+    say("\n".join(_show_text(spec, lang)))
 
 
 @app.command("play")
@@ -220,15 +216,15 @@ def play_command(
             "gaps": [g.situation for g in result.all_gaps()],
             "record": str(record) if record else None,
         }
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        write_json(json.dumps(out, indent=2) + "\n")
         return
     if not quiet:
-        typer.echo("\n".join(match.lines()))
-        typer.echo(f"seed {match.seed}" + (f"; record written to {record}" if record else ""))
+        say("\n".join(match.lines()))
+        say(f"seed {match.seed}" + (f"; record written to {record}" if record else ""))
     else:
         winners = " and ".join(match.winner_names())
         verdict = f"{winners} won" if len(result.winners) == 1 else f"shared win: {winners}"
-        typer.echo(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {match.seed})")
+        say(f"{spec.id}: {verdict}, totals {list(result.totals)} (seed {match.seed})")
 
 
 @app.command("replay")
@@ -243,7 +239,7 @@ def replay_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a recorded game under its rules; exit 1 naming the first action that differs."""
-    from deckgen.engine.record import load_record, replay
+    from deckgen.engine.record import check_record_tiles, load_record, replay
     from deckgen.errors import SpecError, excerpt
     from deckgen.paths import is_regular_file
     from deckgen.rulespec import bundled_suggestion, find_bundled, load_rules, load_rules_file
@@ -266,16 +262,17 @@ def replay_command(
                 fix="give the rules with --rules ID_OR_FILE",
             )
         spec = found
+        check_record_tiles(rec, spec, path=file)  # a tile outside its set: not a record
     report = replay(rec, spec=spec)
     if as_json:
-        sys.stdout.write(json.dumps(report.__dict__, indent=2) + "\n")
+        write_json(json.dumps(report.__dict__, indent=2) + "\n")
     else:
         if report.rules_changed:
-            typer.echo(
+            say(
                 f"note: the rules '{spec.id}' changed since this record was made (hash differs)",
                 err=True,
             )
-        typer.echo(("ok: " if report.ok else "MISMATCH: ") + report.message)
+        say(("ok: " if report.ok else "MISMATCH: ") + report.message)
     if not report.ok:
         raise typer.Exit(1)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -24,7 +24,7 @@ from deckgen.engine.match import match_over, next_round
 from deckgen.engine.players import Move, PlayerView
 from deckgen.engine.results import Action, DealRecord, Gap, MatchResult
 from deckgen.engine.seatnames import recorded_seat
-from deckgen.errors import SpecError
+from deckgen.errors import SpecError, excerpt
 from deckgen.rulespec import RuleSpec, load_rules
 from deckgen.specfile import load_json, validate
 from deckgen.tiles import Tile
@@ -203,8 +203,12 @@ class GameRecord(_Strict):
         return self
 
 
-def load_record(path: str | Path) -> GameRecord:
-    """Read and validate a record file (SpecError when it is not a valid record)."""
+def load_record(path: str | Path, *, spec: RuleSpec | None = None) -> GameRecord:
+    """Read and validate a record file (SpecError when it is not a valid record).
+
+    With ``spec`` (the record's own rules), every tile it names must also be a tile of
+    their set (:func:`check_record_tiles`).
+    """
     path = Path(path)
     data = load_json(
         path,
@@ -214,13 +218,49 @@ def load_record(path: str | Path) -> GameRecord:
     )
     if not isinstance(data, dict):
         raise SpecError("the game record is not a JSON object", where=str(path))
-    return validate(
+    record = validate(
         GameRecord,
         data,
         path=path,
         what="game record",
         fix="give a record written by `deckgen rules play --record` (docs/game-record.md)",
     )
+    if spec is not None:
+        check_record_tiles(record, spec, path=path)
+    return record
+
+
+def _record_tiles(record: GameRecord) -> Iterator[tuple[str, str]]:
+    """Every tile name in ``record`` with its key path (``rounds[0].deal.hands[1][3]``)."""
+    for r, rnd in enumerate(record.rounds):
+        deal = f"rounds[{r}].deal"
+        for s, hand in enumerate(rnd.deal.hands):
+            yield from ((f"{deal}.hands[{s}][{i}]", name) for i, name in enumerate(hand))
+        yield from ((f"{deal}.stock[{i}]", name) for i, name in enumerate(rnd.deal.stock))
+        yield from ((f"{deal}.dead[{i}]", name) for i, name in enumerate(rnd.deal.dead))
+        if rnd.turned_up is not None:
+            yield f"rounds[{r}].turned_up", rnd.turned_up
+        for a, action in enumerate(rnd.actions):
+            if action.tile is not None:
+                yield f"rounds[{r}].actions[{a}].tile", action.tile
+
+
+def check_record_tiles(record: GameRecord, spec: RuleSpec, *, path: str | Path) -> None:
+    """Refuse a record naming a tile outside the set of its rules ``spec``.
+
+    Such a file is not a record deckgen wrote (SpecError, exit 2, with the key path),
+    not a game that differs from its rules (which ``replay`` reports, exit 1).
+    """
+    index = _tile_index(spec)
+    for key, name in _record_tiles(record):
+        if _tile_key(name) not in index:
+            raise SpecError(
+                f"the game record names the tile '{excerpt(name, 20)}', which is not a tile"
+                f" of {spec.dset.name} (the set of the rules '{spec.id}')",
+                where=f"{path}, key {key}",
+                fix="give a record written by `deckgen rules play --record` "
+                "(docs/game-record.md), or other rules with --rules",
+            )
 
 
 # ------------------------------------------------------------------ replaying
@@ -300,13 +340,18 @@ def _tile_index(spec: RuleSpec) -> dict[str, int]:
     return {str(t): i for i, t in enumerate(spec.dset.tiles)}
 
 
+def _tile_key(name: str) -> str:
+    """A recorded tile name as the key of :func:`_tile_index` (``5-3`` as ``3-5``)."""
+    try:
+        return str(Tile.parse(name))
+    except ValueError:
+        return name
+
+
 def _parse_tiles(spec: RuleSpec, names: list[str], index: dict[str, int], what: str) -> list[int]:
     out = []
     for name in names:
-        try:
-            key = str(Tile.parse(name))
-        except ValueError:
-            key = name
+        key = _tile_key(name)
         if key not in index:
             raise ValueError(f"{what} holds '{name}', which is not a tile of {spec.dset.name}")
         out.append(index[key])

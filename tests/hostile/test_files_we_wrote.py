@@ -102,6 +102,54 @@ def test_an_invalid_record_exits_2(change: Any, needle: str, tmp_path: Path) -> 
     assert needle in err
 
 
+def _set_tile(record: dict[str, Any], key: tuple[Any, ...], name: str) -> None:
+    node: Any = record["rounds"][0]
+    for part in key[:-1]:
+        node = node[part]
+    node[key[-1]] = name
+
+
+@pytest.mark.parametrize(
+    ("key", "name", "needle"),
+    [
+        (("deal", "hands", 1, 2), "9-9", "rounds[0].deal.hands[1][2]"),
+        (("deal", "hands", 0, 0), "7-0", "rounds[0].deal.hands[0][0]"),
+        (("deal", "hands", 0, 0), "zz", "rounds[0].deal.hands[0][0]"),
+        (("deal", "stock", 0), "18-18", "rounds[0].deal.stock[0]"),
+        (("actions", 0, "tile"), "6-99", "rounds[0].actions[0].tile"),
+    ],
+    ids=["hand-9-9", "hand-7-0", "hand-garbage", "stock-18-18", "action-6-99"],
+)
+def test_a_deal_naming_a_tile_outside_the_set_is_an_invalid_record(
+    key: tuple[Any, ...], name: str, needle: str, tmp_path: Path
+) -> None:
+    """Not a mismatch (exit 1): the file is not a record of its rules' set (exit 2)."""
+    from deckgen.engine.record import load_record
+    from deckgen.rulespec import load_rules
+
+    record = real_record()
+    assert record["rounds"][0]["deal"]["stock"], "two-player deals a stock"
+    _set_tile(record, key, name)
+    path = _write(tmp_path, record)
+    code, out, err = _replay(path)
+    assert code == 2, (code, out, err)
+    assert_clean_error(err.removeprefix("error: "))
+    assert needle in err, err
+    assert "double-6" in err, err
+    load_record(path)  # the shape is fine without the rules ...
+    with pytest.raises(SpecError, match=r"not a tile of double-6"):
+        load_record(path, spec=load_rules("two-player"))  # ... but not with them
+
+
+def test_a_tile_written_the_other_way_round_is_in_the_set(tmp_path: Path) -> None:
+    record = real_record()
+    hand = record["rounds"][0]["deal"]["hands"][0]
+    low, high = hand[0].split("-")
+    hand[0] = f"{high}-{low}"
+    code, out, err = _replay(_write(tmp_path, record))
+    assert code == 0, out + err
+
+
 def test_tens_of_megabytes_of_actions_are_refused_by_size(tmp_path: Path) -> None:
     record = real_record()
     action = record["rounds"][0]["actions"][0]

@@ -168,6 +168,40 @@ def test_terminal_escapes_in_names_are_shown_harmlessly(tmp_path: Path) -> None:
     _expect_refused(["deck", "build", str(deck), "--out", str(tmp_path / "o")], "U+001B")
 
 
+EVIL = "\x1b]0;owned\x07\x1b[2J\u202e\x9b31m"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deck", "new", "NEW/deck-EVIL.toml"],
+        ["rules", "play", "two-player", "--seed", "1", "--record", "NEW/game-EVIL.json"],
+    ],
+    ids=["deck-new", "rules-play-record"],
+)
+def test_wrote_lines_show_user_names_harmlessly(args: list[str], tmp_path: Path) -> None:
+    args = [a.replace("NEW", str(tmp_path)).replace("EVIL", EVIL) for a in args]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert len(list(tmp_path.iterdir())) == 1  # the file has the name as given
+    out = result.stdout
+    for raw, shown in [("\x1b", "\\x1b"), ("\x07", "\\x07"), ("\u202e", "\\u202e")]:
+        assert raw not in out, repr(out)
+        assert shown in out, repr(out)
+    assert "\x9b" not in out, repr(out)
+
+
+def test_json_output_escapes_user_names_and_keeps_the_data(tmp_path: Path) -> None:
+    record = str(tmp_path / f"game-{EVIL}.json")
+    result = CliRunner().invoke(
+        app, ["rules", "play", "two-player", "--seed", "1", "--json", "--record", record]
+    )
+    assert result.exit_code == 0, result.output
+    for raw in ("\x1b", "\x07", "\u202e", "\x9b"):
+        assert raw not in result.stdout, repr(raw)
+    assert json.loads(result.stdout)["record"] == record
+
+
 @pytest.mark.parametrize(
     "extra",
     [
