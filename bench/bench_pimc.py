@@ -46,8 +46,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from deckgen.engine import Engine, Move, PlayerView, make_bots  # noqa: E402
+from deckgen.engine.bots import bot_rng  # noqa: E402
 from deckgen.engine.pimc import PimcBot  # noqa: E402
-from deckgen.engine.players import Player, SmartBot, bot_rng  # noqa: E402
+from deckgen.engine.players import Player, SmartBot  # noqa: E402
 from deckgen.rulecheck.stats import wilson  # noqa: E402
 from deckgen.rulespec import load_rules  # noqa: E402
 

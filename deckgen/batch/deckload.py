@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deckgen.batch.orders import Order
+    from deckgen.batch.order import Order
     from deckgen.batch.settings import BatchSettings
     from deckgen.deck.spec import LoadedDeck
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckgen.batch.orders import Order
+    from deckgen.batch.order import Order
     from deckgen.batch.settings import BatchSettings
     from deckgen.deck.spec import LoadedDeck
 

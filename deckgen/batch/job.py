@@ -18,7 +18,7 @@ from pathlib import Path
 from deckgen import __version__
 from deckgen.batch import publish
 from deckgen.batch.deckload import load_order_deck
-from deckgen.batch.orders import Order
+from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
 from deckgen.deck.build import OutputStep

@@ -30,6 +30,7 @@ from deckgen.batch.columns import (
     set_key,
     split_list,
 )
+from deckgen.batch.order import Order
 from deckgen.batch.settings import BatchSettings
 from deckgen.batch.sheet import Sheet, SheetRow, column_letter
 from deckgen.errors import DeckgenError, SpecError, did_you_mean
@@ -37,25 +38,6 @@ from deckgen.paths import resolve_inside
 
 MAX_QUANTITY = 1_000_000
 DEMO_PREFIX = "demo:"
-
-
-@dataclass(frozen=True)
-class Order:
-    """One valid row: what to build, where it came from and how many were ordered."""
-
-    row: int
-    order_id: str
-    name: str
-    quantity: int
-    data: dict[str, Any]
-    """The deck data (as from a deck file), paths absolute."""
-    deck_path: Path
-    """A name for the row's deck in messages (``orders.csv row 3``), in the sheet's folder."""
-    sheet: str
-    cells: dict[str, str]
-    deck_file: str | None = None
-    """The row's deck file (``deck`` column), resolved."""
-    fingerprint: str = ""
 
 
 @dataclass(frozen=True)

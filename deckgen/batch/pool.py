@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from deckgen.batch.events import BatchObserver, Event
-from deckgen.batch.orders import Order
+from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
 from deckgen.workers import die_with_parent

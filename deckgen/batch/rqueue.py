@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckgen.batch.orders import Order
+from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
 from deckgen.errors import InputError

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckgen.batch.events import BatchObserver, SilentObserver
-from deckgen.batch.orders import BatchInvalidError, Order, Validated, validate_sheet
+from deckgen.batch.order import Order
+from deckgen.batch.orders import BatchInvalidError, Validated, validate_sheet
 from deckgen.batch.outcome import BatchSummary, Outcome
 from deckgen.batch.settings import BatchSettings
 from deckgen.batch.sheet import read_sheet

@@ -22,12 +22,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+from deckgen.engine.bots import make_bots
 from deckgen.engine.chickenfoot import ChickenFoot
 from deckgen.engine.core import Engine
 from deckgen.engine.invariants import InvariantError
 from deckgen.engine.layouts import LAYOUTS, Layout
 from deckgen.engine.match import play_match
-from deckgen.engine.players import PASS, Move, Player, PlayerView, make_bots
+from deckgen.engine.moves import PASS, Move
+from deckgen.engine.players import Player, PlayerView
 from deckgen.engine.results import (
     END_BLOCKED,
     END_OUT,

@@ -21,7 +21,7 @@ Everything else is the plain layout interface (kernel, invariants, records).
 from __future__ import annotations
 
 from deckgen.engine.layouts import Layout, TileTable
-from deckgen.engine.players import Move
+from deckgen.engine.moves import Move
 
 CENTRE_ARMS = 6
 TOES = 3

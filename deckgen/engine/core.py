@@ -23,7 +23,8 @@ from deckgen.engine.backends import lean
 from deckgen.engine.finish import Finisher
 from deckgen.engine.invariants import InvariantError
 from deckgen.engine.layouts import new_layout
-from deckgen.engine.players import Move, Player, RandomBot
+from deckgen.engine.moves import Move
+from deckgen.engine.players import Player, RandomBot
 from deckgen.engine.results import Action, DealRecord, Gap, RoundResult
 from deckgen.engine.setup import MAX_REDEALS, DealRejected, RoundStart, setup_round
 from deckgen.engine.state import IllegalMove, RoundState

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from deckgen.engine.players import Move, PlayerView
+from deckgen.engine.moves import Move
+from deckgen.engine.players import PlayerView
 from deckgen.engine.seatnames import seat_name
 from deckgen.engine.tables import bits
 from deckgen.errors import InputError

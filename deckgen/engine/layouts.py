@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from deckgen.engine.players import Move
+from deckgen.engine.moves import Move
 
 
 class TileTable(Protocol):

@@ -3,7 +3,7 @@
 Takes an :class:`~deckgen.engine.core.Engine`, a seed and the players; gives a
 :class:`~deckgen.engine.results.MatchResult`. The deal stream is
 ``random.Random(seed)``; bots draw from their own streams (see
-:func:`deckgen.engine.players.bot_rng`), so the same seed deals the same tiles
+:func:`deckgen.engine.bots.bot_rng`), so the same seed deals the same tiles
 whatever the bots.
 """
 

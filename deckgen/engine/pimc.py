@@ -27,9 +27,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from deckgen.engine.layouts import Layout, new_layout
-from deckgen.engine.players import Move, PlayerView, SmartBot
+from deckgen.engine.moves import Move
+from deckgen.engine.players import PlayerView, SmartBot
 from deckgen.engine.results import Action
 from deckgen.engine.scoring import score_round
 from deckgen.engine.state import RoundState
@@ -217,7 +219,7 @@ class PimcBot:
     def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
-        state = view.round
+        state = cast("RoundState | None", view.round)
         if state is None:  # a view built without its round: no look-ahead possible
             return self._fallback.choose(view, moves)
         t = view.tables

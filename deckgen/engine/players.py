@@ -20,35 +20,14 @@ match is reproducible and the deal does not depend on which bots play.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import floor
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import Protocol
 
+from deckgen.engine.moves import Move
 from deckgen.engine.results import Action
 from deckgen.engine.tables import Tables
-from deckgen.errors import InputError, did_you_mean
-
-if TYPE_CHECKING:
-    from deckgen.engine.state import RoundState
-
-
-class Move(NamedTuple):
-    """Place deck tile ``tile`` on open end ``end`` (matching ``value``), or pass.
-
-    A lead on the empty board has ``end = -1, value = -1``; a pass has ``tile = -1``.
-    """
-
-    tile: int
-    end: int
-    value: int
-
-    @property
-    def is_pass(self) -> bool:
-        return self.tile < 0
-
-
-PASS = Move(-1, -1, -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +52,13 @@ class PlayerView:
     history: tuple[Action, ...] = ()
     """The round's actions so far when the round is recorded (others' drawn tiles
     hidden: ``tile = -1``); empty otherwise."""
-    round: RoundState | None = None
-    """The round itself, for search bots that play sampled worlds out on copies. Such a
-    bot may read only what every player sees (the board, the layout, the counts, the
-    passes) and must deal the hidden tiles anew before it looks ahead
-    (:mod:`deckgen.engine.pimc`; ``tests/engine/test_pimc.py`` checks it does)."""
+    round: object = None
+    """The round itself (a :class:`deckgen.engine.state.RoundState`, typed loosely here:
+    the state builds the views, so naming its class would be an import cycle), for
+    search bots that play sampled worlds out on copies. Such a bot may read only what
+    every player sees (the board, the layout, the counts, the passes) and must deal the
+    hidden tiles anew before it looks ahead (:mod:`deckgen.engine.pimc`;
+    ``tests/engine/test_pimc.py`` checks it does)."""
 
 
 class Player(Protocol):
@@ -180,58 +161,3 @@ class SmartBot:
             else:
                 score += 3.0 * hits
         return score
-
-
-BotFactory = Callable[[random.Random, str], Player]
-"""Makes a bot from its random stream and the options after its name (``pimc:worlds=50``)."""
-
-
-def _pimc(rng: random.Random, options: str) -> Player:
-    from deckgen.engine.pimc import PimcBot, parse_options  # late: pimc imports the state
-
-    return PimcBot(rng, parse_options(options))
-
-
-def _plain(cls: type[RandomBot] | type[GreedyBot] | type[SmartBot]) -> BotFactory:
-    def make(rng: random.Random, options: str) -> Player:
-        if options:
-            raise InputError(
-                f"bot '{cls.name}' takes no options (got ':{options}')",
-                where="option --bots",
-                fix=f"write just '{cls.name}'",
-            )
-        return cls(rng)
-
-    return make
-
-
-BOTS: dict[str, BotFactory] = {
-    "random": _plain(RandomBot),
-    "greedy": _plain(GreedyBot),
-    "smart": _plain(SmartBot),
-    "pimc": _pimc,
-}
-"""Every bot by name, weakest first."""
-
-
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """The random stream of the bot in ``seat`` for a match seeded with ``seed``."""
-    return random.Random(f"deckgen-bot:{seed}:{seat}")
-
-
-def make_bots(names: Sequence[str], players: int, seed: int) -> list[Player]:
-    """Bots for every seat from names (the last name repeats for the remaining seats)."""
-    if not names:
-        names = ["random"]
-    out: list[Player] = []
-    for seat in range(players):
-        name, _, options = names[min(seat, len(names) - 1)].strip().lower().partition(":")
-        if name not in BOTS:
-            hint = did_you_mean(name, BOTS)
-            raise InputError(
-                f"unknown bot '{name}'" + (f"; {hint}" if hint else ""),
-                where="option --bots",
-                fix="use a comma-separated list of " + ", ".join(BOTS),
-            )
-        out.append(BOTS[name](bot_rng(seed, seat), options))
-    return out

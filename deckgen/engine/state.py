@@ -30,7 +30,8 @@ from deckgen.engine.endcount import EndCount, ends_points
 from deckgen.engine.finish import Finisher, RoundTally
 from deckgen.engine.invariants import InvariantError, check_placement, check_tiles
 from deckgen.engine.layouts import Layout, new_layout
-from deckgen.engine.players import PASS, Move, PlayerView
+from deckgen.engine.moves import PASS, Move
+from deckgen.engine.players import PlayerView
 from deckgen.engine.results import (
     END_BLOCKED,
     END_OUT,

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from deckgen.engine.layouts import Layout, TileTable
-from deckgen.engine.players import Move
+from deckgen.engine.moves import Move
 
 
 class TrainTable(TileTable, Protocol):

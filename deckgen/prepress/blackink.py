@@ -103,7 +103,7 @@ def looks_grey(cmyk: Sequence[float], profile: Path | None = None) -> bool:
     >>> looks_grey((0.6, 0.5, 0.5, 0.9)), looks_grey((0.1, 0.3, 0.7, 0.6))
     (True, False)
     """
-    from deckgen.prepress.cmyk import profile_path
+    from deckgen.prepress.iccprofile import profile_path
 
     key = tuple(max(0, min(255, round(float(v) * 255))) for v in cmyk[:4])
     chroma = _cmyk_chroma((key[0], key[1], key[2], key[3]), str(profile or profile_path()))
@@ -145,7 +145,7 @@ def k_tint(rgb: Sequence[float], profile: Path | None = None) -> float:
     >>> k_tint((0, 0, 0)), k_tint((1, 1, 1))
     (1.0, 0.0)
     """
-    from deckgen.prepress.cmyk import profile_path
+    from deckgen.prepress.iccprofile import profile_path
 
     target = _srgb_lightness(rgb)
     ramp = _k_lightness(str(profile or profile_path()))

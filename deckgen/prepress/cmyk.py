@@ -28,20 +28,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import ResourceError
-from deckgen.resources import icc_dir
+from deckgen.prepress.iccprofile import (
+    add_output_intent,
+    profile_path,
+)
 
 if TYPE_CHECKING:
     import pikepdf
     from PIL import Image, ImageCms
 
-OUTPUT_CONDITION = "FOGRA39"
-OUTPUT_CONDITION_INFO = "Coated offset, ISO 12647-2:2004/Amd 1 (FOGRA39)"
-REGISTRY = "http://www.color.org"
-
-
-def profile_path() -> Path:
-    """The shipped CMYK output profile."""
-    return icc_dir() / "deckgen-fogra39.icc"
 
 
 @dataclass
@@ -379,32 +374,6 @@ def convert_document(
             group.CS = pikepdf.Name.DeviceCMYK
     add_output_intent(pdf, profile)
     return result
-
-
-@lru_cache(maxsize=4)
-def _profile_bytes(path: str) -> bytes:
-    """The profile, Flate-compressed once (it is embedded in every CMYK file)."""
-    return zlib.compress(Path(path).read_bytes(), 9)
-
-
-def add_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
-    """Embed the CMYK profile as the document's PDF/X output intent (FOGRA39)."""
-    import pikepdf
-
-    icc = pdf.make_stream(_profile_bytes(str(profile or profile_path())))
-    icc.Filter = pikepdf.Name.FlateDecode
-    icc.N = 4
-    intent = pikepdf.Dictionary(
-        Type=pikepdf.Name.OutputIntent,
-        S=pikepdf.Name.GTS_PDFX,
-        OutputConditionIdentifier=pikepdf.String(OUTPUT_CONDITION),
-        OutputCondition=pikepdf.String(OUTPUT_CONDITION_INFO),
-        RegistryName=pikepdf.String(REGISTRY),
-        Info=pikepdf.String(OUTPUT_CONDITION_INFO),
-        DestOutputProfile=icc,
-    )
-    pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
-    pdf.docinfo[pikepdf.Name.Trapped] = pikepdf.Name("/False")
 
 
 def convert_pdf(

@@ -121,7 +121,7 @@ def _info_text(pdf: pikepdf.Pdf, key: str, default: str = "") -> str:
 
 def set_output_intent(pdf: pikepdf.Pdf) -> None:
     """The GTS_PDFX OutputIntent with the shipped FOGRA39 profile (ISO 15930, 6.2.4)."""
-    from deckgen.prepress.cmyk import add_output_intent
+    from deckgen.prepress.iccprofile import add_output_intent
 
     add_output_intent(pdf)
 

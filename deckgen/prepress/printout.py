@@ -269,7 +269,7 @@ def make_print_outputs(
         result.pdfx = flavour
 
     def finish(pdf: pikepdf.Pdf) -> None:
-        from deckgen.prepress.cmyk import add_output_intent
+        from deckgen.prepress.iccprofile import add_output_intent
         from deckgen.prepress.pdfx import make_pdfx
 
         if flavour != "none":

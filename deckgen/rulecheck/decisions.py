@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deckgen.engine import Engine, make_bots, play_match
-from deckgen.engine.players import Move, Player, PlayerView
+from deckgen.engine.moves import Move
+from deckgen.engine.players import Player, PlayerView
 from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.stats import Mean
 from deckgen.rulespec import RuleSpec

@@ -189,7 +189,8 @@ class Studio:
         self.project.set_value(key, value)
 
     def set_profile(self, name: str) -> None:
-        from deckgen.studio.printing import profile_card, profile_names
+        from deckgen.studio.cards import profile_card
+        from deckgen.studio.printing import profile_names
 
         if name and name not in profile_names():
             raise BadRequest({"profile": "unknown profile"})
@@ -280,7 +281,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         return JSONResponse({"ok": True, "state": state}, headers=NO_STORE)
 
     async def page(request: Request) -> Response:
-        from deckgen.studio.printing import card_sizes, profiles
+        from deckgen.studio.cards import card_sizes
+        from deckgen.studio.printing import profiles
 
         lang = lang_of(request)
         state = await run_in_threadpool(studio.state, lang)

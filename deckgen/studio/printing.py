@@ -14,10 +14,9 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckgen import atomic
-from deckgen.deck.sizes import CARD_SIZES_MM
 from deckgen.progress import CollectingReporter
 
 if TYPE_CHECKING:
@@ -41,23 +40,6 @@ def profiles() -> list[tuple[str, str]]:
     from deckgen.prepress.presets import all_presets
 
     return [(p.name, p.title) for p in all_presets()]
-
-
-def profile_card(name: str) -> dict[str, Any]:
-    """The ``[card]`` keys a vendor profile sets (size, bleed, safe zone, corners)."""
-    from deckgen.prepress.presets import card_from_preset
-
-    card = card_from_preset(name)
-    return {
-        "size": card.size,
-        "bleed_mm": card.bleed_mm,
-        "safe_mm": card.safe_mm,
-        "corner_radius_mm": card.corner_radius_mm,
-    }
-
-
-def card_sizes() -> dict[str, tuple[float, float]]:
-    return dict(CARD_SIZES_MM)
 
 
 def _zip(files: list[tuple[str, Path | bytes]]) -> bytes:

@@ -92,7 +92,7 @@ def demo_picture(value: int) -> str:
 
 def new_deck_data(name: str = NEW_DECK_NAME) -> dict[str, Any]:
     """A MeinSpiel double-7 photo deck that builds as it is (sample pictures)."""
-    from deckgen.studio.printing import profile_card
+    from deckgen.studio.cards import profile_card
 
     data: dict[str, Any] = {
         "name": name,

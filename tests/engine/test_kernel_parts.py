@@ -12,7 +12,7 @@ import pytest
 from deckgen.engine import Engine, IllegalMove, RoundState, make_bots
 from deckgen.engine.backends.lean import set_bits
 from deckgen.engine.layouts import LAYOUTS, new_layout
-from deckgen.engine.players import PASS
+from deckgen.engine.moves import PASS
 from deckgen.engine.results import Gap
 from deckgen.engine.scoring import score_round
 from deckgen.engine.setup import deal_tiles

@@ -8,7 +8,8 @@ import pikepdf
 from PIL import Image
 from print_synthetic import deck_labels, make_deck_pdfs
 
-from deckgen.prepress.cmyk import convert_pdf, profile_path, rgb_image_to_cmyk
+from deckgen.prepress.cmyk import convert_pdf, rgb_image_to_cmyk
+from deckgen.prepress.iccprofile import profile_path
 from deckgen.prepress.imposition import SheetOptions, impose_sheets
 from deckgen.prepress.pdfout import save_pdf
 
@@ -69,7 +70,7 @@ def test_cmyk_sheets_keep_intent_and_images(tmp_path: Path) -> None:
     result = impose_sheets(
         tmp_path / "c.pdf", tmp_path / "b.pdf", SheetOptions(colour_space="cmyk")
     )
-    from deckgen.prepress.cmyk import add_output_intent
+    from deckgen.prepress.iccprofile import add_output_intent
 
     add_output_intent(result.pdf)
     out = save_pdf(result.pdf, tmp_path / "sheets.pdf")
