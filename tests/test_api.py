@@ -115,7 +115,7 @@ def test_play_match_is_the_engine_match_and_replays(tmp_path: Path) -> None:
     assert [r.actions for r in match.result.rounds] == [r.actions for r in same.rounds]
     path = match.write_record(tmp_path / "game.json")
     assert replay(load_record(path), spec=spec).ok
-    assert "Round 1: seat 0 starts" in match.lines()[1]
+    assert "Round 1: seat 1 starts" in match.lines()[1]  # people count seats from 1
 
 
 def test_play_match_user_errors() -> None:

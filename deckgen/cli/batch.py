@@ -34,7 +34,8 @@ class _BatchGroup(TyperGroup):
 app = typer.Typer(
     cls=_BatchGroup,
     help="Decks from a spreadsheet of orders (CSV or XLSX): one folder per row. "
-    "`deckgen batch orders.csv` builds them; `deckgen batch new orders.csv` writes a starter.",
+    "`deckgen batch orders.csv` (short for `batch run orders.csv`) builds them; "
+    "`deckgen batch new orders.csv` writes a starter.",
     no_args_is_help=True,
 )
 

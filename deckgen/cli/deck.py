@@ -18,7 +18,8 @@ from deckgen.cli.output import say, write_json, write_text
 
 app = typer.Typer(
     help="Custom domino card decks from a deck file: start a new one, build its print "
-    "files, preview it, check it (preflight), list the vendor presets, calibrate duplex.",
+    "files, preview it, check it (preflight), list the vendor presets, calibrate duplex, "
+    "draw a showcase picture.",
     no_args_is_help=True,
 )
 
