@@ -95,7 +95,7 @@ def test_long_line_snakes_within_max_width() -> None:
     assert height > 2 * 6  # at least two rows of tiles 6 mm high
     assert len(root.findall(SVG + "use")) == 14 * 3  # every tile still drawn
     # the tiles keep their printed size: one half is still 6 mm
-    x0, y0, vw, vh = (float(v) for v in root.get("viewBox").split())
+    _x0, _y0, vw, _vh = (float(v) for v in root.get("viewBox").split())
     assert width / vw * 20 == pytest.approx(6, rel=0.01)
 
 

@@ -35,7 +35,8 @@ def _used_messages() -> set[str | tuple[str, ...]]:
 
 def test_extraction_finds_the_strings() -> None:
     used = _used_messages()
-    assert "Contents" in used and "Page %(page)s of %(pages)s" in used
+    assert "Contents" in used
+    assert "Page %(page)s of %(pages)s" in used
     assert len(used) > 30
 
 
@@ -50,7 +51,8 @@ def test_catalog_has_every_string_translated(lang: str) -> None:
         if entry is None or not entry.string or entry.fuzzy:
             missing.append(key)
         elif isinstance(message, tuple):
-            assert isinstance(entry.string, tuple) and all(entry.string), key
+            assert isinstance(entry.string, tuple), key
+            assert all(entry.string), key
     assert not missing, f"{lang} lacks: {missing}"
 
 
@@ -64,7 +66,8 @@ def test_catalogs_hold_the_same_messages() -> None:
 
 def test_german_differs_and_placeholders_survive() -> None:
     de, en = translations("de"), translations("en")
-    assert de.gettext("Contents") == "Inhalt" and en.gettext("Contents") == "Contents"
+    assert de.gettext("Contents") == "Inhalt"
+    assert en.gettext("Contents") == "Contents"
     assert de.gettext("Page %(page)s of %(pages)s") % {"page": 3, "pages": 12} == "Seite 3 von 12"
     with po_path("de").open("rb") as fh:
         for m in read_po(fh):

@@ -87,7 +87,8 @@ def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # typ
 def test_tagged_pdf_ua_with_embedded_fonts(card_domino_booklets, lang: str) -> None:  # type: ignore[no-untyped-def]
     reader = pypdf.PdfReader(card_domino_booklets[f"booklet-{lang}.pdf"])
     root = reader.trailer["/Root"]
-    assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
+    assert "/StructTreeRoot" in root
+    assert root["/MarkInfo"]["/Marked"]
     assert root["/Lang"] == lang
     assert "pdfuaid" in root["/Metadata"].get_object().get_data().decode()
     fonts = 0
@@ -122,7 +123,8 @@ def test_title_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-unt
     colours = panel.getcolors(maxcolors=100000) or []
     dark = sum(n for n, c in colours if sum(c) < 150)
     light = sum(n for n, c in colours if sum(c) > 700)
-    assert dark > 50 and light > panel.width * panel.height * 0.3
+    assert dark > 50
+    assert light > panel.width * panel.height * 0.3
 
 
 def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "prepress"))
 
-from pdfx_checks import pdfx_problems  # noqa: E402
-from separations import plates  # noqa: E402
+from pdfx_checks import pdfx_problems
+from separations import plates
 
 BODY = "Try to be the first to lay every card"
 """A line of body text (page 3 of the English card-domino booklet)."""

@@ -293,7 +293,7 @@ def check_actions(pdf: pikepdf.Pdf) -> list[str]:
 
 def pdfx_problems(path: Any, flavour: str) -> list[str]:
     """Every requirement the file breaks (empty: conforms to what is checked here)."""
-    raw = open(path, "rb").read()  # noqa: SIM115, PTH123
+    raw = open(path, "rb").read()  # noqa: SIM115
     with pikepdf.open(path) as pdf:
         problems = (
             check_version(raw, pdf, flavour)
