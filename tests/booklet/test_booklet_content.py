@@ -66,6 +66,7 @@ def test_changed_parameter_changes_text(rules_id, change, before, after, lang) -
 def test_target_score_changes_text(lang: str) -> None:
     rules = next(r for r in list_rules() if r.params.match.end == "target")
     target = rules.params.match.target
+    assert target is not None
     old = _text(rules, lang)
     new = _text(rules.with_changes({"match.target": target + 37}), lang)
     assert str(target + 37) in new

@@ -247,11 +247,11 @@ def check_colour_x1a(pdf: pikepdf.Pdf) -> list[str]:
         if isinstance(obj, pikepdf.Stream) and (
             obj.get("/Subtype") == "/Form" or obj.get("/Type") == "/Page"
         ):
-            for _operands, op in pikepdf.parse_content_stream(obj):
+            for _operands, op in pikepdf.parse_content_stream(obj):  # type: ignore[misc]
                 if str(op) in ("rg", "RG"):
                     bad.add("rg/RG colour operators")
     for page in pdf.pages:
-        for _operands, op in pikepdf.parse_content_stream(page):
+        for _operands, op in pikepdf.parse_content_stream(page):  # type: ignore[misc]
             if str(op) in ("rg", "RG"):
                 bad.add("rg/RG colour operators on a page")
     return sorted(bad)
