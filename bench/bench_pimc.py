@@ -225,7 +225,7 @@ def against_alphabeta(rounds: int) -> None:
         print("against probabilistic_alphabeta: skipped (pip install dominoes==6.1.0 failed)")
         return
     sys.path.append(str(site))
-    import dominoes  # noqa: PLC0415  (from the anchor venv)
+    import dominoes
 
     samples = int(os.environ.get("PIMC_AB_SAMPLES", "10"))
     start_move = int(os.environ.get("PIMC_AB_START", "10"))

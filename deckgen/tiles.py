@@ -109,7 +109,7 @@ def total_pips(max_pip: int) -> int:
 class DominoSet:
     """The double-N set: every tile ``a-b`` with ``0 <= a <= b <= N`` exactly once."""
 
-    __slots__ = ("max_pip", "__dict__")
+    __slots__ = ("__dict__", "max_pip")
 
     def __init__(self, max_pip: int) -> None:
         if isinstance(max_pip, bool) or not isinstance(max_pip, int):

@@ -46,7 +46,7 @@ def test_all_names_resolve_and_unknown_names_fail() -> None:
         assert getattr(deckgen, name) is not None, name
     assert set(deckgen.__all__) <= set(dir(deckgen))
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
-        _ = deckgen.nothing_here  # type: ignore[attr-defined]
+        _ = deckgen.nothing_here
 
 
 def _deck(folder: Path) -> Path:
@@ -69,11 +69,14 @@ def test_build_deck_writes_what_the_cli_writes(tmp_path: Path) -> None:
         "preflight.json",
         "sheets.pdf",
     ]
-    assert built.cards == 30 and built.name == "API Deck"
+    assert built.cards == 30
+    assert built.name == "API Deck"
     result = CliRunner().invoke(
         app,
-        ["deck", "build", str(deck_file), "--out", str(tmp_path / "cli"), "--sheets", "A4"]
-        + ["--no-preview", "-q"],
+        [
+            *["deck", "build", str(deck_file), "--out", str(tmp_path / "cli"), "--sheets", "A4"],
+            *["--no-preview", "-q"],
+        ],
     )
     assert result.exit_code == 0, result.output
     for name in names:
@@ -93,7 +96,7 @@ def test_build_deck_puts_the_short_rules_on_the_imprint(tmp_path: Path) -> None:
 
 
 def test_build_deck_user_errors_write_nothing(tmp_path: Path) -> None:
-    with pytest.raises(deckgen.DeckgenError, match="missing.toml"):
+    with pytest.raises(deckgen.DeckgenError, match=r"missing.toml"):
         deckgen.build_deck(tmp_path / "missing.toml", tmp_path / "out")
     with pytest.raises(deckgen.DeckgenError, match="paper"):
         deckgen.build_deck(_deck(tmp_path), tmp_path / "out", sheets="A17")
@@ -111,7 +114,8 @@ def test_play_match_is_the_engine_match_and_replays(tmp_path: Path) -> None:
     same = engine_play_match(
         Engine(spec, 3), make_bots(["smart", "greedy"], 3, 11), 11, record=True
     )
-    assert match.totals == same.totals and match.winners == same.winners
+    assert match.totals == same.totals
+    assert match.winners == same.winners
     assert [r.actions for r in match.result.rounds] == [r.actions for r in same.rounds]
     path = match.write_record(tmp_path / "game.json")
     assert replay(load_record(path), spec=spec).ok
@@ -139,7 +143,8 @@ def test_stepped_round_equals_the_engine_round(rules: str, players: int) -> None
     caused = []
     while not steps.is_over:
         moves = steps.legal_moves()
-        assert moves and steps.seat == steps.view.seat
+        assert moves
+        assert steps.seat == steps.view.seat
         caused += steps.apply(bots[steps.seat].choose(steps.view, moves))
     spec = deckgen.load_rules(rules)
     same = Engine(spec, players).play_round(
@@ -173,7 +178,8 @@ def test_check_rules_report_and_files(tmp_path: Path) -> None:
     assert check.report["format"] == "deckgen-rules-check"
     assert check.report["players"]["2"]["stats"]["rounds"] >= 2000
     written = check.write(json_path=tmp_path / "c.json", md_path=tmp_path / "c.md")
-    assert tmp_path / "c.json" in written and tmp_path / "c.md" in written
+    assert tmp_path / "c.json" in written
+    assert tmp_path / "c.md" in written
     assert json.loads((tmp_path / "c.json").read_text())["verdict"] == check.verdict
     with pytest.raises(deckgen.DeckgenError, match="rounds"):
         deckgen.check_rules("two-player", rounds=0)

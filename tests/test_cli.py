@@ -7,29 +7,34 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from deckgen.cli import app
 
 BIN = Path(sys.executable).parent
 
 
-def test_sets_json(runner) -> None:
+def test_sets_json(runner: CliRunner) -> None:
     result = runner.invoke(app, ["sets", "--json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["version"] == 1
     rows = {r["name"]: r for r in data["sets"]}
-    assert list(rows)[0] == "double-6" and list(rows)[-1] == "double-18"
-    assert rows["double-6"]["tiles"] == 28 and rows["double-6"]["total_pips"] == 168
-    assert rows["double-12"]["tiles"] == 91 and rows["double-12"]["total_pips"] == 1092
+    assert next(iter(rows)) == "double-6"
+    assert list(rows)[-1] == "double-18"
+    assert rows["double-6"]["tiles"] == 28
+    assert rows["double-6"]["total_pips"] == 168
+    assert rows["double-12"]["tiles"] == 91
+    assert rows["double-12"]["total_pips"] == 1092
     assert rows["double-7"]["deck_cards"] == 38
     assert rows["double-9"]["each_value_appears"] == 11
 
 
-def test_sets_table_and_filter(runner) -> None:
+def test_sets_table_and_filter(runner: CliRunner) -> None:
     result = runner.invoke(app, ["sets", "double-7"])
     assert result.exit_code == 0
-    assert "double-7" in result.stdout and "double-6" not in result.stdout
+    assert "double-7" in result.stdout
+    assert "double-6" not in result.stdout
 
 
 @pytest.mark.parametrize("name", ["double-99", "triple-6"])
@@ -39,7 +44,8 @@ def test_bad_set_name_exit_2(name: str) -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: ")
-    assert "double-6" in proc.stderr and name in proc.stderr
+    assert "double-6" in proc.stderr
+    assert name in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -75,7 +81,7 @@ def test_help_does_not_import_heavy_libraries() -> None:
     assert heavy == "", f"deckgen --help imported {heavy}"
 
 
-def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
+def test_demo_makes_the_whole_product(runner: CliRunner, tmp_path: Path) -> None:
     import pypdf
 
     out = tmp_path / "demo"
@@ -110,7 +116,8 @@ def test_demo_makes_the_whole_product(runner, tmp_path: Path) -> None:
     for pdf_path in sorted(out.rglob("*.pdf")):
         assert _unembedded_fonts(pdf_path) == set(), pdf_path
         for page in pypdf.PdfReader(pdf_path).pages:
-            assert "/TrimBox" in page and "/MediaBox" in page, pdf_path
+            assert "/TrimBox" in page, pdf_path
+            assert "/MediaBox" in page, pdf_path
 
 
 def _unembedded_fonts(path: Path) -> set[str]:
@@ -142,7 +149,7 @@ def _unembedded_fonts(path: Path) -> set[str]:
     return missing
 
 
-def test_user_error_through_runner(runner) -> None:
+def test_user_error_through_runner(runner: CliRunner) -> None:
     result = runner.invoke(app, ["sets", "double-99"])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: unknown domino set 'double-99'")
@@ -152,4 +159,5 @@ def test_usage_error_exit_2() -> None:
     proc = subprocess.run(
         [str(BIN / "deckgen"), "sets", "--no-such-option"], capture_output=True, text=True
     )
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr

@@ -78,10 +78,12 @@ def test_json_is_a_flag_that_prints_on_stdout_everywhere() -> None:
         command = _command(path)
         for param in command.params:
             if "--json" in getattr(param, "opts", []):
-                assert isinstance(param, TyperOption) and param.is_flag, " ".join(path)
+                assert isinstance(param, TyperOption), " ".join(path)
+                assert param.is_flag, " ".join(path)
                 assert "stdout" in (param.help or ""), " ".join(path)
                 with_json.append(path)
-    assert ("rules", "check") in with_json and ("deck", "build") in with_json
+    assert ("rules", "check") in with_json
+    assert ("deck", "build") in with_json
 
 
 @pytest.mark.parametrize("path", [("rules", "play"), ("rules", "check")], ids=" ".join)
@@ -101,8 +103,10 @@ def test_players_in_play_and_check(tmp_path: Path) -> None:
     assert "one number of players" in several.stderr
     check = runner.invoke(
         app,
-        ["rules", "check", "card-domino", "-n", "3,4", "--rounds", "500", "--workers", "1"]
-        + ["--json", "--no-fast"],
+        [
+            *["rules", "check", "card-domino", "-n", "3,4", "--rounds", "500", "--workers", "1"],
+            *["--json", "--no-fast"],
+        ],
     )
     assert check.exit_code in (0, 3), check.output
     assert sorted(json.loads(check.stdout)["players"]) == ["3", "4"]
@@ -138,11 +142,12 @@ def test_progress_lines_stay_out_of_json_and_errors(tmp_path: Path) -> None:
     assert "drawing cards (30 steps) ..." in built.stdout
     assert built.stdout.index("drawing cards: done in") < built.stdout.index("wrote ")
     as_json = runner.invoke(
-        app, ["deck", "build", str(deck), "--out", str(tmp_path / "j")] + ["--json"]
+        app, ["deck", "build", str(deck), "--out", str(tmp_path / "j"), "--json"]
     )
     assert json.loads(as_json.stdout)["manifest"]["deck"] == "D"
     (tmp_path / "pic.png").write_text("not a picture")
     deck.write_text('name = "D"\n[back]\nlogo = "pic.png"\n')
     refused = runner.invoke(app, ["deck", "build", str(deck), "--out", str(tmp_path / "x")])
     assert refused.exit_code == 2
-    assert refused.stderr.startswith("error: ") and "\n" not in refused.stderr.strip()
+    assert refused.stderr.startswith("error: ")
+    assert "\n" not in refused.stderr.strip()

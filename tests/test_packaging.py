@@ -18,8 +18,10 @@ def test_every_package_is_listed_for_the_wheel() -> None:
     }
     assert on_disk <= listed, f"add to [tool.setuptools] packages: {sorted(on_disk - listed)}"
     for package, folder in config["package-dir"].items():
-        assert package.startswith("deckgen._data.") and (REPO / folder).is_dir()
-        assert package in listed and package in config["package-data"]
+        assert package.startswith("deckgen._data.")
+        assert (REPO / folder).is_dir()
+        assert package in listed
+        assert package in config["package-data"]
 
 
 def test_data_folders_resolve_in_a_checkout() -> None:
@@ -32,4 +34,5 @@ def test_data_folders_resolve_in_a_checkout() -> None:
         resources.fonts_dir(),
         resources.icc_dir(),
     ):
-        assert folder.is_dir() and any(folder.iterdir())
+        assert folder.is_dir()
+        assert any(folder.iterdir())

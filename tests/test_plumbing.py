@@ -16,9 +16,14 @@ from deckgen.specfile import load_model
 def test_atomic_write_replaces_only_when_complete(tmp_path: Path) -> None:
     target = tmp_path / "out.pdf"
     atomic.write_text(target, "good")
-    with pytest.raises(RuntimeError), atomic.atomic_path(target) as tmp:
-        tmp.write_text("half")
-        raise RuntimeError("boom")
+
+    def write_half() -> None:
+        with atomic.atomic_path(target) as tmp:
+            tmp.write_text("half")
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        write_half()
     assert target.read_text() == "good"
     assert [p.name for p in tmp_path.iterdir()] == ["out.pdf"]
 
@@ -29,10 +34,16 @@ def test_staged_dir_all_or_nothing(tmp_path: Path) -> None:
         (stage / "a.txt").write_text("1")
         (stage / "sub").mkdir()
         (stage / "sub" / "b.txt").write_text("2")
-    assert (out / "a.txt").read_text() == "1" and (out / "sub" / "b.txt").read_text() == "2"
-    with pytest.raises(ValueError), atomic.staged_dir(out) as stage:
-        (stage / "a.txt").write_text("new")
-        raise ValueError
+    assert (out / "a.txt").read_text() == "1"
+    assert (out / "sub" / "b.txt").read_text() == "2"
+
+    def write_new() -> None:
+        with atomic.staged_dir(out) as stage:
+            (stage / "a.txt").write_text("new")
+            raise ValueError("given up")
+
+    with pytest.raises(ValueError, match="given up"):
+        write_new()
     assert (out / "a.txt").read_text() == "1"
     assert sorted(p.name for p in out.iterdir()) == ["a.txt", "sub"]
 
@@ -78,7 +89,8 @@ def test_spec_errors_name_file_key_and_hint(tmp_path: Path) -> None:
         load_model(Outer, f, what="deck file")
     msg = str(info.value)
     assert "cover.titel: unknown key (did you mean 'title'?)" in msg
-    assert "cover.size" in msg and str(f) in msg
+    assert "cover.size" in msg
+    assert str(f) in msg
     f.write_text("name = \n")
     with pytest.raises(SpecError, match="not valid TOML"):
         load_model(Outer, f, what="deck file")

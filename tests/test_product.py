@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pypdf
+from typer.testing import CliRunner
 
 from deckgen.cli import app
 
@@ -25,7 +26,7 @@ def _write(tmp_path: Path, size: str, rules: str = "card-domino") -> Path:
     return deck
 
 
-def test_short_rules_on_imprint_card(runner, tmp_path: Path) -> None:
+def test_short_rules_on_imprint_card(runner: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = runner.invoke(
         app, ["deck", "build", str(_write(tmp_path, "meinspiel")), "--out", str(out), "-q"]
@@ -38,7 +39,7 @@ def test_short_rules_on_imprint_card(runner, tmp_path: Path) -> None:
     assert "card-domino" not in imprint  # the reference itself is never printed
 
 
-def test_short_rules_follow_the_deck_language(runner, tmp_path: Path) -> None:
+def test_short_rules_follow_the_deck_language(runner: CliRunner, tmp_path: Path) -> None:
     deck = _write(tmp_path, "meinspiel")
     deck.write_text(
         deck.read_text().replace('set = "double-7"', 'set = "double-7"\nlanguage = "de"')
@@ -46,20 +47,23 @@ def test_short_rules_follow_the_deck_language(runner, tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert runner.invoke(app, ["deck", "build", str(deck), "--out", str(out), "-q"]).exit_code == 0
     imprint = " ".join(pypdf.PdfReader(out / "cards.pdf").pages[-1].extract_text().split())
-    assert "3" in imprint and "Karte" in imprint
+    assert "3" in imprint
+    assert "Karte" in imprint
 
 
-def test_short_rules_that_cannot_fit_fail_cleanly(runner, tmp_path: Path) -> None:
+def test_short_rules_that_cannot_fit_fail_cleanly(runner: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = runner.invoke(
         app, ["deck", "build", str(_write(tmp_path, "36 x 40")), "--out", str(out), "-q"]
     )
     assert result.exit_code == 2
-    assert "do not fit" in result.stderr and "minimum readable size" in result.stderr
+    assert "do not fit" in result.stderr
+    assert "minimum readable size" in result.stderr
     assert not out.exists()
 
 
-def test_unknown_rules_reference(runner, tmp_path: Path) -> None:
+def test_unknown_rules_reference(runner: CliRunner, tmp_path: Path) -> None:
     deck = _write(tmp_path, "meinspiel", rules="card-domnio")
     result = runner.invoke(app, ["deck", "build", str(deck), "--out", str(tmp_path / "o")])
-    assert result.exit_code == 2 and "card-domino" in result.stderr
+    assert result.exit_code == 2
+    assert "card-domino" in result.stderr

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from deckgen.specfile import load_toml
 RULES = Path(__file__).resolve().parent.parent / "rules"
 
 
-def _card_raw() -> dict:
+def _card_raw() -> dict[str, Any]:
     return load_toml(RULES / "card-domino.toml")
 
 
@@ -71,7 +72,8 @@ def test_changed_parameters_change_the_text() -> None:
         assert "9" in changed.clause_text("setup.deal", lang)
         assert "6" in changed.clause_text("match.end", lang)
         assert changed.sha256 != spec.sha256
-    assert spec.deal_table()[2].hand_size == 6 and spec.deal_table()[0].stock == 22
+    assert spec.deal_table()[2].hand_size == 6
+    assert spec.deal_table()[0].stock == 22
 
 
 def test_missing_required_clause_is_refused() -> None:
@@ -88,7 +90,8 @@ def test_unknown_placeholder_is_refused_with_hint() -> None:
     raw["clause"][0]["text"]["en"] = "Play {rounds} rounds of {draw_limt} draws."
     with pytest.raises(SpecError) as err:
         rules_from_data(raw, path="x.toml")
-    assert "draw_limt" in str(err.value) and "did you mean 'draw_limit'" in str(err.value)
+    assert "draw_limt" in str(err.value)
+    assert "did you mean 'draw_limit'" in str(err.value)
 
 
 def test_unknown_key_and_bad_value_are_refused() -> None:
@@ -96,7 +99,8 @@ def test_unknown_key_and_bad_value_are_refused() -> None:
     raw["turn"]["draw_limmit"] = 3
     with pytest.raises(SpecError) as err:
         rules_from_data(raw, path="x.toml")
-    assert "turn.draw_limmit" in str(err.value) and "draw_limit" in str(err.value)
+    assert "turn.draw_limmit" in str(err.value)
+    assert "draw_limit" in str(err.value)
     raw = _card_raw()
     raw["deal"]["hand_size"] = {"2": 30, "3": 7, "4": 6}
     with pytest.raises(SpecError):

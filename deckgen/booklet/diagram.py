@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -70,7 +71,7 @@ class BoardView:
             for arm in (self.up, self.down):
                 if arm and arm[0][0] != value:
                     raise ValueError("the first tile of an arm must match the spinner")
-                for (_, b), (c, _) in zip(arm, arm[1:], strict=False):
+                for (_, b), (c, _) in itertools.pairwise(arm):
                     if b != c:
                         raise ValueError(f"tiles in an arm must match: {b} next to {c}")
 

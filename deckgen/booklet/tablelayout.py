@@ -76,9 +76,7 @@ def layout_board(board: Board, *, mark_last: bool = True) -> PlacedTiles | None:
             return None
         rects.append(rect)
         vertical = h > w
-        if p.crosswise or p.inner == p.outer:
-            first_v, second_v = p.inner, p.outer
-        elif direction in ("E", "S"):
+        if p.crosswise or p.inner == p.outer or direction in ("E", "S"):
             first_v, second_v = p.inner, p.outer
         else:
             first_v, second_v = p.outer, p.inner

@@ -37,10 +37,7 @@ def ensure_picture_form(canvas: Any, prep: PreparedPicture) -> str:
         return name
     from reportlab.lib.utils import ImageReader
 
-    if prep.kind == "jpeg":
-        reader = ImageReader(io.BytesIO(prep.data))
-    else:
-        reader = ImageReader(prep.image)
+    reader = ImageReader(io.BytesIO(prep.data)) if prep.kind == "jpeg" else ImageReader(prep.image)
     with binary_streams():
         canvas.beginForm(name, 0, 0, 1, 1)
         canvas.drawImage(reader, 0, 0, 1, 1, mask="auto")

@@ -23,6 +23,7 @@ each file is decoded once and each prepared picture is made once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import math
@@ -131,10 +132,8 @@ def open_picture(
             want = _draft_size(upright, needs, dpi)
             if swapped:
                 want = (want[1], want[0])
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 im.draft("RGB" if im.mode != "L" else "L", want)
-            except (OSError, ValueError):
-                pass
         try:
             _load_strictly(im)
         except Image.DecompressionBombError:
@@ -299,9 +298,7 @@ def _to_srgb(im: PILImage.Image, icc: bytes | None) -> PILImage.Image:
         im = im.convert("RGBA")
     elif im.mode == "1":
         im = im.convert("L")
-    elif im.mode == "LA":
-        im = im.convert("RGBA")
-    elif im.mode in ("La", "RGBa"):
+    elif im.mode == "LA" or im.mode in ("La", "RGBa"):
         im = im.convert("RGBA")
     if icc and im.mode in ("RGB", "RGBA", "CMYK"):
         try:
@@ -342,7 +339,7 @@ def prepare_picture(
     from PIL import Image
 
     im = decoded.image
-    sw_full, sh_full = decoded.source_size
+    sw_full, _sh_full = decoded.source_size
     cw, ch = im.size  # maybe reduced by draft
     factor = cw / sw_full  # draft reduction of this decode
     tw, th = _target_px(use, dpi)

@@ -14,7 +14,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from deckgen.deck.cards import CardRef, deck_cards, select_cards
 from deckgen.deck.fonts import load_fonts
@@ -170,6 +170,38 @@ def rasterize_pages(
         return out
     finally:
         doc.close()
+
+
+@overload
+def render_cards(
+    deck: LoadedDeck | str | Path,
+    cards: Sequence[int | str | Tile | CardRef] | None = None,
+    *,
+    fmt: Literal["pdf"] = "pdf",
+    dpi: int = 150,
+    picture_dpi: int = TARGET_DPI,
+    bleed: bool = False,
+    imprint_rules: str | None = None,
+    strict_text: bool = False,
+    allow_outside: bool = False,
+    reporter: Reporter | None = None,
+) -> bytes: ...
+
+
+@overload
+def render_cards(
+    deck: LoadedDeck | str | Path,
+    cards: Sequence[int | str | Tile | CardRef] | None = None,
+    *,
+    fmt: Literal["png"],
+    dpi: int = 150,
+    picture_dpi: int = TARGET_DPI,
+    bleed: bool = False,
+    imprint_rules: str | None = None,
+    strict_text: bool = False,
+    allow_outside: bool = False,
+    reporter: Reporter | None = None,
+) -> list[bytes]: ...
 
 
 def render_cards(

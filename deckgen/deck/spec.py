@@ -356,7 +356,7 @@ def _load(spec: DeckFile, *, path: Path, allow_outside: bool) -> LoadedDeck:
         ink = parse_colour(faces.ink)
         colours = tuple(ink for _ in range(needed + 1))
     elif faces.colours is not None:
-        colours = (parse_colour(faces.ink),) + tuple(parse_colour(c) for c in faces.colours)
+        colours = (parse_colour(faces.ink), *tuple(parse_colour(c) for c in faces.colours))
     else:
         colours = tuple(value_colour(v) for v in range(needed + 1))
     return LoadedDeck(

@@ -298,7 +298,7 @@ class PimcBot:
                     legal ^= low
                 a, b = lo[best], hi[best]
                 for k, v in enumerate(ends):
-                    if v == a or v == b:
+                    if v in (a, b):
                         x.step(Move(best, k, v))
                         break
                 continue

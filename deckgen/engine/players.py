@@ -119,10 +119,7 @@ class SmartBot:
         rand = self.rng.random
         score_of = self._score
         for m in moves:
-            if m.tile < 0:  # a pass
-                score = -5.0
-            else:
-                score = score_of(view, m, t, n, my_side)
+            score = -5.0 if m.tile < 0 else score_of(view, m, t, n, my_side)  # -5: a pass
             score += rand() * 0.01
             if score > best_score:
                 best, best_score = m, score

@@ -141,7 +141,7 @@ def _back(
 ) -> None:
     from deckgen.units import PT_PER_MM as mm
 
-    w, h = size
+    _w, h = size
     c.setFont(font, 14)
     c.drawString(20 * mm, (h - 20) * mm, "Duplex calibration - back side")
     c.setFont(font, 8.5)

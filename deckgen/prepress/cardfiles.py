@@ -145,7 +145,7 @@ def interleave_back_front(
     _set_boxes(first_back)
     for index in range(len(cards.pages)):
         if index > 0:
-            again = pikepdf.Dictionary({k: first_back.obj[k] for k in first_back.obj.keys()})
+            again = pikepdf.Dictionary({k: first_back.obj[k] for k in first_back.obj.keys()})  # noqa: SIM118
             out.pages.append(pikepdf.Page(out.make_indirect(again)))
         out.pages.append(cards.pages[index])
         _set_boxes(out.pages[-1])

@@ -352,17 +352,20 @@ def convert_document(
             if key not in seen_streams:
                 seen_streams.add(key)
                 _convert_image(obj, profile, result, f"{key[0]} {key[1]} R", max_ink_percent)
-        elif isinstance(obj, pikepdf.Stream) and subtype == pikepdf.Name.Form:
-            convert_stream_owner(obj, obj, obj.get("/Resources"))
-        elif isinstance(obj, pikepdf.Stream) and obj.get("/PatternType") == 1:
+        elif isinstance(obj, pikepdf.Stream) and (
+            subtype == pikepdf.Name.Form or obj.get("/PatternType") == 1
+        ):
             convert_stream_owner(obj, obj, obj.get("/Resources"))
         if "/ShadingType" in obj and is_rgb_space(obj.get("/ColorSpace"), None):
             function = obj.get("/Function")
-            if function is not None and not isinstance(function, pikepdf.Array):
-                if _convert_function(function, colours):
-                    obj.ColorSpace = pikepdf.Name.DeviceCMYK
-                    result.shadings_converted += 1
-                    continue
+            if (
+                function is not None
+                and not isinstance(function, pikepdf.Array)
+                and _convert_function(function, colours)
+            ):
+                obj.ColorSpace = pikepdf.Name.DeviceCMYK
+                result.shadings_converted += 1
+                continue
             result.left_rgb.append(f"a shading ({obj.objgen[0]} 0 R) kept in RGB")
         group = obj.get("/Group")
         if isinstance(group, pikepdf.Dictionary) and is_rgb_space(group.get("/CS"), None):

@@ -301,7 +301,7 @@ def _needs_flattening(xobject: Any, depth: int = 0) -> bool:
     xobjects = resources.get("/XObject") if resources is not None else None
     if xobjects is None:
         return False
-    return any(_needs_flattening(xobjects[k], depth + 1) for k in xobjects.keys())
+    return any(_needs_flattening(xobjects[k], depth + 1) for k in xobjects.keys())  # noqa: SIM118
 
 
 @dataclass
@@ -316,10 +316,10 @@ def _private_resources(pdf: pikepdf.Pdf, resources: Any) -> Any:
     """A copy of a resource dictionary (and its XObject dictionary) to change freely."""
     import pikepdf
 
-    copy = pikepdf.Dictionary({k: resources[k] for k in resources.keys()})
+    copy = pikepdf.Dictionary({k: resources[k] for k in resources.keys()})  # noqa: SIM118
     if "/XObject" in copy:
         xobjects = copy.XObject
-        copy.XObject = pikepdf.Dictionary({k: xobjects[k] for k in xobjects.keys()})
+        copy.XObject = pikepdf.Dictionary({k: xobjects[k] for k in xobjects.keys()})  # noqa: SIM118
     return copy
 
 
@@ -361,7 +361,7 @@ def _walk(
                         found,
                     )
                     copy = pdf.make_stream(data)
-                    for key in target.keys():
+                    for key in target.keys():  # noqa: SIM118
                         if key not in ("/Length", "/Filter", "/DecodeParms", "/Resources"):
                             copy[key] = target[key]
                     copy.Resources = inner

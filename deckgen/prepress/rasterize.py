@@ -133,10 +133,7 @@ def _render_page(page: pdfium.PdfPage, dpi: int, bleed: bool) -> Image.Image:
         image = image.convert("RGB")
     mx0, my0, mx1, my1 = (float(v) for v in page.get_mediabox())
     tx0, ty0, tx1, ty1 = (float(v) for v in page.get_trimbox())
-    if bleed:
-        box_pt = (mx0, my0, mx1, my1)
-    else:
-        box_pt = (tx0, ty0, tx1, ty1)
+    box_pt = (mx0, my0, mx1, my1) if bleed else (tx0, ty0, tx1, ty1)
     to_mm = MM_PER_PT
     width_px, height_px = pixel_size(
         (box_pt[2] - box_pt[0]) * to_mm, (box_pt[3] - box_pt[1]) * to_mm, dpi

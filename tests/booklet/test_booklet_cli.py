@@ -40,7 +40,9 @@ def test_console_script_user_error(tmp_path: Path) -> None:
         check=False,
         cwd=tmp_path,
     )
-    assert proc.returncode == 2 and "fr" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2
+    assert "fr" in proc.stderr
+    assert "Traceback" not in proc.stderr
     assert not (tmp_path / "output").exists()
 
 
@@ -74,7 +76,8 @@ def test_booklet_a6_imposed(app: typer.Typer, tmp_path: Path) -> None:
     assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (105, 148)
     assert "Ages 8 and up" in booklet.pages[0].extract_text()
     last = booklet.pages[-1].extract_text()
-    assert "Quick reference" in last and "How the rules play" in last  # fits one page
+    assert "Quick reference" in last
+    assert "How the rules play" in last
     assert "Quick reference" not in booklet.pages[-2].extract_text().split("\n")[0]
     imposed = pypdf.PdfReader(tmp_path / "booklet-en-print.pdf")
     assert len(imposed.pages) == -(-len(booklet.pages) // 4) * 2  # two sides per sheet
@@ -92,7 +95,8 @@ def test_booklet_a6_imposed(app: typer.Typer, tmp_path: Path) -> None:
 def test_user_errors(app: typer.Typer, tmp_path: Path, args: list[str], needle: str) -> None:
     result = CliRunner().invoke(app, ["rules", "booklet", *args, "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: ") and needle in result.stderr
+    assert result.stderr.startswith("error: ")
+    assert needle in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
 
@@ -103,7 +107,8 @@ def test_bad_check_report(app: typer.Typer, tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app, ["rules", "booklet", "card-domino", "--check", str(report), "--out", str(tmp_path)]
     )
-    assert result.exit_code == 2 and "not JSON" in result.stderr
+    assert result.exit_code == 2
+    assert "not JSON" in result.stderr
 
 
 def test_unknown_format_is_refused(app: typer.Typer, tmp_path: Path) -> None:
@@ -125,7 +130,8 @@ def test_deck_pictures_outside_its_folder(app: typer.Typer, tmp_path: Path) -> N
     )
     args = ["rules", "booklet", "card-domino", "--lang", "en", "--deck", str(folder / "deck.toml")]
     refused = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "a")])
-    assert refused.exit_code == 2 and "--allow-outside" in refused.stderr
+    assert refused.exit_code == 2
+    assert "--allow-outside" in refused.stderr
     assert not (tmp_path / "a").exists()
     allowed = CliRunner().invoke(app, [*args, "--allow-outside", "--out", str(tmp_path / "b")])
     assert allowed.exit_code == 0, allowed.output

@@ -33,7 +33,8 @@ def _text(rules, extras: Extras, lang: str) -> str:  # type: ignore[no-untyped-d
 
 def test_facts_from_the_check_report(report: dict[str, Any]) -> None:
     facts = facts_from_report(report, players=3)
-    assert facts is not None and facts.source == "check"
+    assert facts is not None
+    assert facts.source == "check"
     stats = report["players"]["3"]["stats"]
     assert facts.rounds == stats["rounds"] >= 2000
     assert facts.blocked_share == stats["round_end"]["not_out"]["share"]
@@ -52,8 +53,10 @@ def test_simulation_agrees_with_the_check(report: dict[str, Any]) -> None:
     rules = load_rules("card-domino")
     sim = simulated_facts(rules, rounds=2000)
     checked = facts_from_report(report, players=facts_players(rules))
-    assert checked is not None and sim.players == checked.players == 3
-    assert checked.blocked_ci is not None and checked.starter_ci is not None
+    assert checked is not None
+    assert sim.players == checked.players == 3
+    assert checked.blocked_ci is not None
+    assert checked.starter_ci is not None
     # independent samples of the same game: within a few standard errors
     assert abs(sim.blocked_share - checked.blocked_share) < 0.06
     assert abs(sim.starter_win_share - checked.starter_win_share) < 0.07

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from babel.messages.pofile import read_po
 from fontTools.ttLib import TTFont
 
@@ -25,7 +27,7 @@ def _printed_characters() -> set[str]:
             for message in read_po(fh):
                 strings = message.string if isinstance(message.string, tuple) else (message.string,)
                 for text in strings:
-                    chars |= set(text)
+                    chars |= set(cast(str, text))
     return {c for c in chars if not c.isspace() or c == " "}
 
 

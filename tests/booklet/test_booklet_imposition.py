@@ -53,8 +53,10 @@ def test_sheet_is_two_pages_wide(make_labelled_pdf) -> None:  # type: ignore[no-
 def test_every_page_once_and_folds_in_order() -> None:
     for n in range(1, 41):
         seq = padded_sequence(n)
-        assert len(seq) % 4 == 0 and sorted(p for p in seq if p) == list(range(1, n + 1))
-        assert seq[0] == 1 and (seq[-1] == n or n == 1)
+        assert len(seq) % 4 == 0
+        assert sorted(p for p in seq if p) == list(range(1, n + 1))
+        assert seq[0] == 1
+        assert seq[-1] == n or n == 1
         sides = sheet_sides(len(seq))
         positions = [p for side in sides for p in side]
         assert sorted(positions) == list(range(1, len(seq) + 1))
@@ -63,5 +65,5 @@ def test_every_page_once_and_folds_in_order() -> None:
 
 
 def test_sheet_sides_needs_multiple_of_four() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="multiple of 4"):
         sheet_sides(6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pypdfium2 as pdfium
@@ -77,7 +78,10 @@ def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # typ
     pages = _texts(path)
     contents = pages[1]
     for item in top[1:]:
-        page_no = reader.get_destination_page_number(item) + 1
+        number = reader.get_destination_page_number(item)
+        assert number is not None
+        assert item.title is not None
+        page_no = number + 1
         assert re.search(re.escape(item.title) + r"[ .]*" + str(page_no), _flat(contents))
         assert item.title.upper() in pages[page_no - 1].upper()
     assert "Quick reference" in pages[-1]
@@ -86,13 +90,15 @@ def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # typ
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_tagged_pdf_ua_with_embedded_fonts(card_domino_booklets, lang: str) -> None:  # type: ignore[no-untyped-def]
     reader = pypdf.PdfReader(card_domino_booklets[f"booklet-{lang}.pdf"])
-    root = reader.trailer["/Root"]
-    assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
+    root: Any = reader.trailer["/Root"]
+    assert "/StructTreeRoot" in root
+    assert root["/MarkInfo"]["/Marked"]
     assert root["/Lang"] == lang
     assert "pdfuaid" in root["/Metadata"].get_object().get_data().decode()
     fonts = 0
     for page in reader.pages:
-        for font in page["/Resources"].get("/Font", {}).values():
+        resources: Any = page["/Resources"]
+        for font in resources.get("/Font", {}).values():
             font = font.get_object()
             for desc in font.get("/DescendantFonts", [font]):
                 fd = desc.get_object().get("/FontDescriptor")
@@ -122,7 +128,8 @@ def test_title_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-unt
     colours = panel.getcolors(maxcolors=100000) or []
     dark = sum(n for n, c in colours if sum(c) < 150)
     light = sum(n for n, c in colours if sum(c) > 700)
-    assert dark > 50 and light > panel.width * panel.height * 0.3
+    assert dark > 50
+    assert light > panel.width * panel.height * 0.3
 
 
 def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
@@ -151,7 +158,10 @@ def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[
 
 def test_pdf_is_byte_stable_enough_to_reparse(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
     data = card_domino_booklets["booklet-de.pdf"].read_bytes()
-    assert pypdf.PdfReader(io.BytesIO(data)).metadata.title.startswith("Karten-Domino")
+    metadata = pypdf.PdfReader(io.BytesIO(data)).metadata
+    assert metadata is not None
+    assert metadata.title is not None
+    assert metadata.title.startswith("Karten-Domino")
 
 
 def test_diagram_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -22,8 +23,8 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "prepress"))
 
-from pdfx_checks import pdfx_problems  # noqa: E402
-from separations import plates  # noqa: E402
+from pdfx_checks import pdfx_problems
+from separations import plates
 
 BODY = "Try to be the first to lay every card"
 """A line of body text (page 3 of the English card-domino booklet)."""
@@ -132,12 +133,18 @@ def test_body_text_is_black_ink_only(cmyk: dict[str, Path], name: str, tmp_path:
     dpi = 300
     page, (left, top, right, bottom) = _text_box(cmyk[name], BODY)
     inks = plates(cmyk[name], page, tmp_path, dpi=dpi)
-    box = tuple(round(v * dpi / 72) for v in (left, top, right, bottom))
+    box = (
+        round(left * dpi / 72),
+        round(top * dpi / 72),
+        round(right * dpi / 72),
+        round(bottom * dpi / 72),
+    )
     black = inks["Black"].crop(box)
-    assert black.getextrema()[1] > 200  # the letters: over 78 % black ink
+    assert cast("tuple[int, int]", black.getextrema())[1] > 200  # the letters: over 78 % black ink
     assert sum(1 for v in black.tobytes() if v > 128) > 500  # many pixels of them
     for plate in ("Cyan", "Magenta", "Yellow"):
-        assert inks[plate].crop(box).getextrema()[1] <= 2, plate  # under 1 % ink
+        extrema = cast("tuple[int, int]", inks[plate].crop(box).getextrema())
+        assert extrema[1] <= 2, plate  # under 1 % ink
 
 
 def test_rgb_option_keeps_the_print_edition_in_rgb(app: typer.Typer, tmp_path: Path) -> None:

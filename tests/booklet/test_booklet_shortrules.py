@@ -30,7 +30,8 @@ def test_text_comes_from_the_rules_file() -> None:
     changed = rules.with_changes({"turn.draw_limit": 2})
     for lang in ("de", "en"):
         old, new = short_rules_variants(rules, lang), short_rules_variants(changed, lang)
-        assert all("3" in t for t in old) and old != new
+        assert all("3" in t for t in old)
+        assert old != new
         assert rules.clause_text("play.draw_limit", lang) in old[0]
         assert changed.clause_text("play.draw_limit", lang) in new[0]
 
@@ -48,7 +49,8 @@ def test_too_small_fails_clearly() -> None:
     with pytest.raises(SpecError) as err:
         short_rules(rules, "de", card_width_mm=35, card_height_mm=40, imprint_text="Verlag " * 60)
     message = str(err.value)
-    assert "minimum readable size 6 pt" in message and "card-domino" in message
+    assert "minimum readable size 6 pt" in message
+    assert "card-domino" in message
     assert "larger card" in message
 
 

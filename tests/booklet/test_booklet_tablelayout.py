@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from deckgen.booklet.diagram import placed_diagram
+from deckgen.booklet.diagram import PlacedTiles, placed_diagram
 from deckgen.booklet.tablelayout import layout_board
 from deckgen.engine import Engine, make_bots
 from deckgen.engine.board import board_after
 from deckgen.rulespec import load_rules
 
 
-def _rects(view):  # type: ignore[no-untyped-def]
+def _rects(view: PlacedTiles) -> list[tuple[float, float, float, float]]:
     return [(x, y, 1.0 if v else 2.0, 2.0 if v else 1.0) for x, y, v, *_ in view.tiles]
 
 

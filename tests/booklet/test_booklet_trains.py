@@ -33,9 +33,11 @@ def test_a_pass_puts_a_coin_on_that_train() -> None:
     keys = [k for _, _, k in after.labels]
     assert keys == ["train:0", "train:1", "mexican"]
     station = after.tiles[0]
-    assert (station[3], station[4]) == (12, 12) and station[2]  # upright in the middle
+    assert (station[3], station[4]) == (12, 12)
+    assert station[2]
     svg = placed_diagram(after, label_text=lambda k: "Mexican Train" if k == "mexican" else k)
-    assert "Mexican Train" in svg and "<circle" in svg
+    assert "Mexican Train" in svg
+    assert "<circle" in svg
 
 
 class _First:
@@ -72,11 +74,13 @@ def test_a_chicken_foot_has_three_toes() -> None:
     assert r.actions is not None
     plays = [i for i, a in enumerate(r.actions) if a.kind == "play"]
     centre = foot_view(spec, 2, r.turned_up, r.actions[: plays[5] + 1])
-    assert len(centre.links) == 6 and len(centre.ends) == 6  # six arms, all open
+    assert len(centre.links) == 6
+    assert len(centre.ends) == 6
     k = next(i for i in plays[6:] if spec.dset.tiles[r.actions[i].tile].is_double)
     v = spec.dset.tiles[r.actions[k].tile].low
     foot = foot_view(spec, 2, r.turned_up, r.actions[: k + 1])  # the first later double
     assert len(foot.links) == 6 + 3  # its three toes
     assert len(foot.ends) == 5 + 3  # the arm it closed has no open end any more
     doubles = [x for x in foot.tiles[1:] if x[2] and x[3] == x[4] == v]
-    assert len(doubles) == 1 and doubles[0][5]  # upright across the arm, outlined
+    assert len(doubles) == 1
+    assert doubles[0][5]

@@ -71,7 +71,8 @@ def render_page(pdf: bytes, index: int, dpi: float) -> Image.Image:
 
     doc = pdfium.PdfDocument(pdf)
     try:
-        return doc[index].render(scale=dpi / 72).to_pil().convert("RGB")
+        image: Image.Image = doc[index].render(scale=dpi / 72).to_pil().convert("RGB")
+        return image
     finally:
         doc.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import cast
 
 import pypdf
 import pytest
@@ -53,10 +54,13 @@ def test_every_set_page_count_and_boxes(tmp_path: Path, n: int) -> None:
     cards = manifest["cards"]
     assert len(cards) == tiles + 2
     assert cards[0] == {"index": 0, "kind": "cover", "tile": None, "page": 1}
-    assert cards[1]["tile"] == "0-0" and cards[-2]["tile"] == f"{n}-{n}"
-    assert cards[-1]["kind"] == "imprint" and cards[-1]["page"] == tiles + 2
+    assert cards[1]["tile"] == "0-0"
+    assert cards[-2]["tile"] == f"{n}-{n}"
+    assert cards[-1]["kind"] == "imprint"
+    assert cards[-1]["page"] == tiles + 2
     kinds = {f["kind"]: f for f in manifest["files"]}
-    assert kinds["cards"]["pages"] == tiles + 2 and kinds["back"]["pages"] == 1
+    assert kinds["cards"]["pages"] == tiles + 2
+    assert kinds["back"]["pages"] == 1
     assert ("preview" in kinds) == (n == 7)
     assert result.files[-1].name == "manifest.json"
 
@@ -89,7 +93,9 @@ def test_preview_is_a_contact_sheet(tmp_path: Path) -> None:
     card_w, card_h = round(59 / 25.4 * 48), round(91 / 25.4 * 48)
     assert im.width * im.height > 31 * card_w * card_h
     # the back (navy, last card) and the cover are on the sheet
-    colours = im.convert("RGB").getcolors(1 << 22) or []
+    colours = cast(
+        "list[tuple[int, tuple[int, int, int]]]", im.convert("RGB").getcolors(1 << 22) or []
+    )
     navy = sum(n for n, (r, g, b) in colours if abs(r - 29) + abs(g - 53) + abs(b - 87) < 12)
     assert navy > card_w * card_h  # cover and back are both mostly navy
 
@@ -117,7 +123,8 @@ def test_extension_step_and_imprint_extra(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "extra.txt").read_text() == "made by a step"
     assert "test-extra" in [f["kind"] for f in result.manifest["files"]]
     text = pypdf.PdfReader(str(tmp_path / "out" / "cards.pdf")).pages[-1].extract_text()
-    assert "Short rules" in text and "First out wins" in text
+    assert "Short rules" in text
+    assert "First out wins" in text
 
 
 def test_failed_build_writes_nothing(tmp_path: Path) -> None:
@@ -128,7 +135,7 @@ def test_failed_build_writes_nothing(tmp_path: Path) -> None:
         {"name": "Broken", "set": "double-6", "faces": {"style": "pictures", "pictures": names}},
     )
     out = tmp_path / "out"
-    with pytest.raises(Exception) as info:
+    with pytest.raises(Exception, match="not a picture") as info:
         build_deck(deck_file, out)
     assert "not a picture" in str(info.value)
     assert not out.exists() or not any(out.iterdir())
@@ -183,9 +190,11 @@ def test_render_cards_png_for_the_booklet(tmp_path: Path) -> None:
 
     deck_file = write_deck(tmp_path, {"name": "Booklet", "set": "double-6"})
     pngs = render_cards(deck_file, ["3-5", "cover"], fmt="png", dpi=72)
-    assert isinstance(pngs, list) and len(pngs) == 2
+    assert isinstance(pngs, list)
+    assert len(pngs) == 2
     im = Image.open(io.BytesIO(pngs[0]))
-    assert abs(im.width - 59 / 25.4 * 72) <= 1 and abs(im.height - 91 / 25.4 * 72) <= 1
+    assert abs(im.width - 59 / 25.4 * 72) <= 1
+    assert abs(im.height - 91 / 25.4 * 72) <= 1
 
 
 def test_text_fit_warns_or_fails_strictly(tmp_path: Path) -> None:
@@ -216,4 +225,6 @@ def test_markup_is_not_html(tmp_path: Path) -> None:
     pdf = render_cards(deck_file, ["imprint"])
     assert isinstance(pdf, bytes)
     text = pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
-    assert "<script>x</script>" in text and "<b>b</b>" in text and "**" not in text
+    assert "<script>x</script>" in text
+    assert "<b>b</b>" in text
+    assert "**" not in text

@@ -8,10 +8,12 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from deck_testkit import solid_pictures, write_deck
 from PIL import Image
+from typer.testing import CliRunner
 
 from deckgen.cli import app
 from deckgen.resources import fonts_dir
@@ -23,12 +25,13 @@ def _no_output(out: Path) -> bool:
     return not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
 
 
-def test_new_then_build_with_json(runner, tmp_path: Path) -> None:
+def test_new_then_build_with_json(runner: CliRunner, tmp_path: Path) -> None:
     deck_file = tmp_path / "family.toml"
     result = runner.invoke(app, ["deck", "new", str(deck_file), "--set", "double-7", "--quiet"])
     assert result.exit_code == 0, result.output
     data = tomllib.loads(deck_file.read_text())
-    assert data["set"] == "double-7" and len(data["faces"]["pictures"]) == 7
+    assert data["set"] == "double-7"
+    assert len(data["faces"]["pictures"]) == 7
     out = tmp_path / "out"
     result = runner.invoke(
         app, ["deck", "build", str(deck_file), "--out", str(out), "--json", "-q"]
@@ -44,20 +47,23 @@ def test_new_then_build_with_json(runner, tmp_path: Path) -> None:
     }
     # the same file again is refused without --force
     again = runner.invoke(app, ["deck", "new", str(deck_file)])
-    assert again.exit_code == 2 and "already exists" in again.output
+    assert again.exit_code == 2
+    assert "already exists" in again.output
 
 
-def test_new_with_vendor_preset(runner, tmp_path: Path) -> None:
+def test_new_with_vendor_preset(runner: CliRunner, tmp_path: Path) -> None:
     deck_file = tmp_path / "m.toml"
     result = runner.invoke(app, ["deck", "new", str(deck_file), "--preset", "meinspiel", "-q"])
     assert result.exit_code == 0, result.output
     data = tomllib.loads(deck_file.read_text())
-    assert data["preset"] == "meinspiel" and data["card"]["size"] == "meinspiel"
+    assert data["preset"] == "meinspiel"
+    assert data["card"]["size"] == "meinspiel"
     bad = runner.invoke(app, ["deck", "new", str(tmp_path / "x.toml"), "--preset", "meinspeil"])
-    assert bad.exit_code == 2 and "meinspiel" in bad.output
+    assert bad.exit_code == 2
+    assert "meinspiel" in bad.output
 
 
-def test_starter_builds_for_pictures_and_double_12(runner, tmp_path: Path) -> None:
+def test_starter_builds_for_pictures_and_double_12(runner: CliRunner, tmp_path: Path) -> None:
     deck_file = tmp_path / "d12.toml"
     assert (
         runner.invoke(app, ["deck", "new", str(deck_file), "--set", "double-12", "-q"]).exit_code
@@ -82,8 +88,10 @@ def test_console_script_bad_input_exit_2(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 2
-    assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
-    assert "colour: unknown key" in proc.stderr and str(deck_file) in proc.stderr
+    assert proc.stderr.startswith("error: ")
+    assert "Traceback" not in proc.stderr
+    assert "colour: unknown key" in proc.stderr
+    assert str(deck_file) in proc.stderr
     assert _no_output(out)
 
 
@@ -133,7 +141,7 @@ BAD_CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_CASES))
-def test_bad_pictures(runner, tmp_path: Path, case: str) -> None:
+def test_bad_pictures(runner: CliRunner, tmp_path: Path, case: str) -> None:
     data = _pictures_deck(tmp_path)
     name, action, message = BAD_CASES[case]
     target = tmp_path / name
@@ -149,12 +157,13 @@ def test_bad_pictures(runner, tmp_path: Path, case: str) -> None:
     out = tmp_path / "out"
     result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(out)])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("error: ") and message in result.stderr
+    assert result.stderr.startswith("error: ")
+    assert message in result.stderr
     assert "faces.pictures[" in result.stderr  # names the key
     assert _no_output(out)
 
 
-SPEC_CASES = {
+SPEC_CASES: dict[str, tuple[dict[str, Any], str]] = {
     "unknown key": ({"cover": {"titel": "x"}}, "cover.titel: unknown key (did you mean 'title'?)"),
     "wrong type": (
         {"card": {"bleed_mm": "three"}},
@@ -172,7 +181,7 @@ SPEC_CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(SPEC_CASES))
-def test_bad_deck_files(runner, tmp_path: Path, case: str) -> None:
+def test_bad_deck_files(runner: CliRunner, tmp_path: Path, case: str) -> None:
     extra, message = SPEC_CASES[case]
     deck_file = write_deck(tmp_path, {"name": "Bad", "set": "double-6", **extra})
     out = tmp_path / "out"
@@ -183,22 +192,23 @@ def test_bad_deck_files(runner, tmp_path: Path, case: str) -> None:
     assert _no_output(out)
 
 
-def test_not_a_font_and_a_real_font(runner, tmp_path: Path) -> None:
+def test_not_a_font_and_a_real_font(runner: CliRunner, tmp_path: Path) -> None:
     (tmp_path / "fake.ttf").write_text("this is not a font")
     deck_file = write_deck(
         tmp_path, {"name": "F", "set": "double-6", "fonts": {"regular": "fake.ttf"}}
     )
     result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(tmp_path / "o")])
-    assert (
-        result.exit_code == 2 and "not a font" in result.output and "fonts.regular" in result.output
-    )
+    assert result.exit_code == 2
+    assert "not a font" in result.output
+    assert "fonts.regular" in result.output
     assert _no_output(tmp_path / "o")
     (tmp_path / "cff.otf").write_bytes(b"OTTO" + b"\0" * 200)
     deck_file = write_deck(
         tmp_path, {"name": "F", "set": "double-6", "fonts": {"regular": "cff.otf"}}
     )
     result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(tmp_path / "o")])
-    assert result.exit_code == 2 and "could not be read" in result.output
+    assert result.exit_code == 2
+    assert "could not be read" in result.output
     shutil.copy(fonts_dir() / "DejaVuSans-Bold.ttf", tmp_path / "mine.ttf")
     deck_file = write_deck(
         tmp_path, {"name": "F", "set": "double-6", "fonts": {"regular": "mine.ttf"}}
@@ -209,7 +219,7 @@ def test_not_a_font_and_a_real_font(runner, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_picture_outside_the_deck_folder(runner, tmp_path: Path) -> None:
+def test_picture_outside_the_deck_folder(runner: CliRunner, tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     names = solid_pictures(outside, 6)
@@ -223,7 +233,8 @@ def test_picture_outside_the_deck_folder(runner, tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = runner.invoke(app, ["deck", "build", str(deck_file), "--out", str(out)])
     assert result.exit_code == 2
-    assert "leads outside the folder" in result.output and "--allow-outside" in result.output
+    assert "leads outside the folder" in result.output
+    assert "--allow-outside" in result.output
     assert _no_output(out)
     result = runner.invoke(
         app, ["deck", "build", str(deck_file), "--out", str(out), "--allow-outside", "-q"]
@@ -232,7 +243,7 @@ def test_picture_outside_the_deck_folder(runner, tmp_path: Path) -> None:
     assert (out / "cards.pdf").is_file()
 
 
-def test_cff_opentype_font_is_converted(runner, tmp_path: Path) -> None:
+def test_cff_opentype_font_is_converted(runner: CliRunner, tmp_path: Path) -> None:
     import pypdf
     from deck_testkit import make_cff_otf
 
@@ -247,7 +258,8 @@ def test_cff_opentype_font_is_converted(runner, tmp_path: Path) -> None:
     reader = pypdf.PdfReader(str(out / "cards.pdf"))
     fonts = set()
     for page in (reader.pages[0], reader.pages[-1]):
-        for font in page["/Resources"]["/Font"].values():
+        resources = cast(pypdf.generic.DictionaryObject, page["/Resources"])
+        for font in cast(pypdf.generic.DictionaryObject, resources["/Font"]).values():
             desc = font.get_object().get("/FontDescriptor")
             if desc is not None and "/FontFile2" in desc.get_object():
                 fonts.add(str(font.get_object()["/BaseFont"]))

@@ -34,6 +34,8 @@ def _lower_half_red_on_top(folder: Path, rotate: bool) -> bool:
     # the lower half's picture: its upper and lower quarter, sampled on the centre line
     upper = image.getpixel((w // 2, int(h * 0.60)))
     lower = image.getpixel((w // 2, int(h * 0.80)))
+    assert isinstance(upper, tuple)
+    assert isinstance(lower, tuple)
     red_up = upper[0] > 150 and upper[2] < 100
     red_down = lower[0] > 150 and lower[2] < 100
     assert red_up != red_down, (upper, lower)

@@ -66,7 +66,7 @@ def _deck_with_picture(folder: Path, text: str, rules: str = "") -> Path:
 def test_picture_sits_above_the_text_inside_the_safe_area(tmp_path: Path) -> None:
     long_text = " ".join(["Made by the Example family in Example Town."] * 25)
     deck_file = _deck_with_picture(tmp_path, long_text)
-    red, ink = _red_and_ink(render_cards(deck_file, ["imprint"]))  # type: ignore[arg-type]
+    red, ink = _red_and_ink(render_cards(deck_file, ["imprint"]))
     red_top, red_bottom = _rows(red)
     red_left, red_right = _cols(red)
     left, top, right, bottom = _safe_px(deck_file)
@@ -87,7 +87,7 @@ def test_picture_sits_above_the_text_inside_the_safe_area(tmp_path: Path) -> Non
 
 def test_without_a_picture_the_text_starts_at_the_top(tmp_path: Path) -> None:
     deck_file = write_deck(tmp_path, {"name": "Plain", "set": "double-6", "imprint": {"text": "x"}})
-    _, ink = _red_and_ink(render_cards(deck_file, ["imprint"]))  # type: ignore[arg-type]
+    _, ink = _red_and_ink(render_cards(deck_file, ["imprint"]))
     _, top, _, bottom = _safe_px(deck_file)
     assert _rows(ink)[0] < top + 0.1 * (bottom - top)
 
@@ -112,7 +112,7 @@ def test_short_rules_choose_a_shorter_text_to_leave_the_picture_its_room(
     text_picture = deck.spec.imprint.rules
     assert len(text_picture) < len(text_plain)
     pdf = render_cards(deck, ["imprint"], strict_text=True)
-    red, ink = _red_and_ink(pdf)  # type: ignore[arg-type]
+    red, ink = _red_and_ink(pdf)
     assert _rows(ink)[0] > _rows(red)[1]
 
 

@@ -23,7 +23,8 @@ def test_layout_count_symmetry_and_spacing(value: int) -> None:
     assert len(set(pl.points)) == value
     assert is_point_symmetric(pl)
     for x, y in pl.points:
-        assert -1.0 <= x <= 1.0 and -1.0 <= y <= 1.0
+        assert -1.0 <= x <= 1.0
+        assert -1.0 <= y <= 1.0
     for (x1, y1), (x2, y2) in itertools.combinations(pl.points, 2):
         gap = ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 2 * pl.radius
         assert gap > 0.1, f"pips of {value} nearly touch"
@@ -39,7 +40,8 @@ def test_classic_patterns() -> None:
     assert layout(1).points == ((0.0, 0.0),)
     assert set(layout(4).points) == {(-1.0, 1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)}
     assert len({x for x, _ in layout(6).points}) == 2  # two columns of three
-    assert (0.0, 0.0) not in layout(8).points and (0.0, 0.0) in layout(9).points
+    assert (0.0, 0.0) not in layout(8).points
+    assert (0.0, 0.0) in layout(9).points
 
 
 SAMPLES = {

@@ -27,7 +27,9 @@ def test_short_text_keeps_max_size(fonts) -> None:  # type: ignore[no-untyped-de
     r = fit_text(
         "Hello", width_pt=100, height_pt=50, regular=fonts.regular, bold=fonts.bold, max_size=12
     )
-    assert r.fits and r.size == 12 and len(r.lines) == 1
+    assert r.fits
+    assert r.size == 12
+    assert len(r.lines) == 1
 
 
 def test_long_text_shrinks_and_wraps_within_width(fonts) -> None:  # type: ignore[no-untyped-def]
@@ -37,7 +39,8 @@ def test_long_text_shrinks_and_wraps_within_width(fonts) -> None:  # type: ignor
     r = fit_text(
         text, width_pt=120, height_pt=80, regular=fonts.regular, bold=fonts.bold, max_size=14
     )
-    assert r.fits and 6 <= r.size < 14
+    assert r.fits
+    assert 6 <= r.size < 14
     for line in r.lines:
         assert line is not None
         assert sum(stringWidth(t, fonts.regular, r.size) for t, _ in line) <= 120 + 0.01
@@ -47,7 +50,8 @@ def test_overlong_word_is_broken(fonts) -> None:  # type: ignore[no-untyped-def]
     r = fit_text(
         "x" * 200, width_pt=60, height_pt=500, regular=fonts.regular, bold=fonts.bold, max_size=10
     )
-    assert r.fits and len(r.lines) > 3
+    assert r.fits
+    assert len(r.lines) > 3
 
 
 def test_too_long_reports_minimum_size(fonts) -> None:  # type: ignore[no-untyped-def]
@@ -59,11 +63,14 @@ def test_too_long_reports_minimum_size(fonts) -> None:  # type: ignore[no-untype
         bold=fonts.bold,
         max_size=9,
     )
-    assert not r.fits and r.size == 6
+    assert not r.fits
+    assert r.size == 6
     with pytest.raises(SpecError, match="does not fit at the minimum readable size 6 pt"):
         require_fit(r, what="the rules", where="booklet", min_size=6)
     kept = clip_to_height(r, 100)
-    assert kept and kept[-1] is not None and kept[-1][-1][0].endswith("…")
+    assert kept
+    assert kept[-1] is not None
+    assert kept[-1][-1][0].endswith("…")
 
 
 def _texts(result) -> list[str]:  # type: ignore[no-untyped-def]
@@ -85,9 +92,11 @@ def test_title_breaks_at_its_own_hyphen_not_mid_word(fonts) -> None:  # type: ig
         max_size=20,
         language="de",
     )
-    assert r.fits and not r.split_words
+    assert r.fits
+    assert not r.split_words
     lines = _texts(r)
-    assert lines[0] == "Müller-" and lines[1].startswith("Lüdenscheidt"), lines
+    assert lines[0] == "Müller-", lines
+    assert lines[1].startswith("Lüdenscheidt"), lines
     assert all(w in {"Müller-", "Lüdenscheidt", "Familienspiel"} for w in lines)
 
 
@@ -107,7 +116,10 @@ def test_shrinks_before_hyphenating_and_hyphenates_before_cutting(fonts) -> None
         min_size=8,
         language="de",
     )
-    assert r.fits and _texts(r) == [word] and r.size <= 14 and not r.hyphenated
+    assert r.fits
+    assert _texts(r) == [word]
+    assert r.size <= 14
+    assert not r.hyphenated
     # does not fit whole even at the minimum size: hyphenated by the German rules
     narrow = stringWidth("Familien-", fonts.bold, 8) + 0.5
     r = fit_text(
@@ -120,8 +132,11 @@ def test_shrinks_before_hyphenating_and_hyphenates_before_cutting(fonts) -> None
         min_size=8,
         language="de",
     )
-    assert r.fits and r.hyphenated and not r.split_words
-    assert _texts(r)[0].endswith("-") and "".join(_texts(r)).replace("-", "") == word
+    assert r.fits
+    assert r.hyphenated
+    assert not r.split_words
+    assert _texts(r)[0].endswith("-")
+    assert "".join(_texts(r)).replace("-", "") == word
     # no dictionary and no room: cut, and the result says which word (never silently)
     r = fit_text(
         f"**{word}**",

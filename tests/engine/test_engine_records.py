@@ -48,7 +48,9 @@ def test_tampered_move_fails_at_that_action() -> None:
     a = bad["rounds"][1]["actions"][k]
     a["end"] = 1 - a["end"]
     report = replay(GameRecord.model_validate(bad))
-    assert not report.ok and report.round_no == 2 and report.action_no == k + 1
+    assert not report.ok
+    assert report.round_no == 2
+    assert report.action_no == k + 1
     assert f"action {k + 1}" in report.message
 
 
@@ -64,19 +66,23 @@ def test_tampered_draw_and_score_and_deal_fail() -> None:
             )
             bad["rounds"][rno]["actions"][k]["tile"] = other
             report = replay(GameRecord.model_validate(bad))
-            assert not report.ok and report.round_no == rno + 1 and report.action_no == k + 1
+            assert not report.ok
+            assert report.round_no == rno + 1
+            assert report.action_no == k + 1
             break
     else:
         pytest.fail("no draw in the match")
     bad = copy.deepcopy(rec)
     bad["rounds"][0]["result"]["points"][1] -= 1
     report = replay(GameRecord.model_validate(bad))
-    assert not report.ok and "points" in report.message
+    assert not report.ok
+    assert "points" in report.message
     bad = copy.deepcopy(rec)
     hand0 = bad["rounds"][0]["deal"]["hands"][0]
     hand0[0] = bad["rounds"][0]["deal"]["hands"][1][0]
     report = replay(GameRecord.model_validate(bad))
-    assert not report.ok and "exactly once" in report.message
+    assert not report.ok
+    assert "exactly once" in report.message
     bad = copy.deepcopy(rec)
     bad["rounds"][0]["actions"] = bad["rounds"][0]["actions"][:-1]
     assert not replay(GameRecord.model_validate(bad)).ok
@@ -105,12 +111,15 @@ def test_board_state_for_diagrams_matches_engine_ends() -> None:
         assert len(board.tiles) == r.tiles_played + (1 if r.turned_up >= 0 else 0)
         for p in board.tiles[1:]:
             parent = board.tiles[p.parent]
-            assert p.inner in (parent.inner, parent.outer) and p.tile.has(p.inner)
+            assert p.inner in (parent.inner, parent.outer)
+            assert p.tile.has(p.inner)
         if rid == "double-twelve":
-            assert board.spinner == 0 and board.tiles[0].crosswise
+            assert board.spinner == 0
+            assert board.tiles[0].crosswise
             assert len(board.ends) == 4 + 2 * sum(1 for p in board.tiles[1:] if p.crosswise)
         else:
-            assert len(board.ends) == 2 and not any(p.crosswise for p in board.tiles)
+            assert len(board.ends) == 2
+            assert not any(p.crosswise for p in board.tiles)
         assert json.dumps(board.as_dict())
         assert board_after(spec, r) == board
         for k in (1, len(r.actions) // 2):
@@ -152,7 +161,8 @@ def test_several_reach_target_rule() -> None:
     fired: set[str] = set()
     gaps: list = []  # type: ignore[type-arg]
     assert match_over(e, [104, 120, 50], 7, fired, gaps) == (1,)
-    assert "match.several_at_target" in fired and not gaps
+    assert "match.several_at_target" in fired
+    assert not gaps
     fired = set()
     assert match_over(e, [110, 110, 50], 7, fired, gaps) is None  # level: play on
     assert "match.tie" in fired
@@ -170,7 +180,7 @@ def test_broken_invariant_during_replay_is_a_failed_replay(monkeypatch) -> None:
 
     rec = _record("two-player", 2, 3, ["random"])
     calls = {"n": 0}
-    real = state.check_tiles
+    real = state.check_tiles  # type: ignore[attr-defined]
 
     def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls["n"] += 1
@@ -180,5 +190,6 @@ def test_broken_invariant_during_replay_is_a_failed_replay(monkeypatch) -> None:
 
     monkeypatch.setattr(state, "check_tiles", failing)
     report = replay(GameRecord.model_validate(rec))
-    assert not report.ok and "invariant broke" in report.message
+    assert not report.ok
+    assert "invariant broke" in report.message
     assert "tile 3 is in two places" in report.message

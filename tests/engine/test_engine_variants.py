@@ -45,7 +45,8 @@ def test_same_seed_same_match_and_deal_does_not_depend_on_bots() -> None:
     e = Engine(spec, 3)
     a = play_match(e, make_bots(["random"], 3, 11), 11, record=True)
     b = play_match(e, make_bots(["random"], 3, 11), 11, record=True)
-    assert a.summary() == b.summary() and a.rounds[0].actions == b.rounds[0].actions
+    assert a.summary() == b.summary()
+    assert a.rounds[0].actions == b.rounds[0].actions
     c = play_match(e, make_bots(["greedy"], 3, 11), 11, record=True)
     assert a.rounds[0].deal == c.rounds[0].deal
 
@@ -98,7 +99,8 @@ def test_turned_up_start_tile_is_never_a_double_when_skipped() -> None:
     for _ in range(300):
         r = e.play_round(rng, make_bots(["random"], 2, 1), record=True)
         assert not e.t.is_double[r.turned_up]
-        assert r.deal is not None and r.turned_up in r.deal.stock
+        assert r.deal is not None
+        assert r.turned_up in r.deal.stock
 
 
 def test_partnership_first_round_opens_with_double_six_and_redeals_five_doubles() -> None:
@@ -109,12 +111,16 @@ def test_partnership_first_round_opens_with_double_six_and_redeals_five_doubles(
     rng = random.Random(2)
     for _ in range(400):
         r = e.play_round(rng, make_bots(["random"], 4, 0), record=True)
-        assert r.actions is not None and r.actions[0].kind == "lead" and r.actions[0].tile == six
+        assert r.actions is not None
+        assert r.actions[0].kind == "lead"
+        assert r.actions[0].tile == six
         assert r.deal is not None
         assert all(sum(e.t.is_double[i] for i in h) < 5 for h in r.deal.hands)
         redeals += r.redeals
     later = e.play_round(rng, make_bots(["random"], 4, 0), round_no=2, prev_starter=3, record=True)
-    assert later.starter == 0 and "start.later" in later.clauses and "lead.any" in later.clauses
+    assert later.starter == 0
+    assert "start.later" in later.clauses
+    assert "lead.any" in later.clauses
     assert redeals >= 0
 
 
@@ -125,7 +131,8 @@ def test_double_twelve_doubles_open_new_directions() -> None:
     r = e.play_round(rng, make_bots(["random"], 2, 1), record=True)
     assert r.actions is not None
     first = r.actions[0]
-    assert first.kind == "lead" and e.t.is_double[first.tile]
+    assert first.kind == "lead"
+    assert e.t.is_double[first.tile]
     # the highest double dealt opens
     assert r.deal is not None
     dealt = {i for h in r.deal.hands for i in h}
@@ -142,9 +149,8 @@ def test_deal_is_uniform(rid: str, players: int) -> None:
     seen = [[0] * len(e.t.tiles) for _ in range(players)]
     for _ in range(count):
         hands, _, dead = deal_tiles(e.t, rng)
-        assert dead & e.t.full_mask == dead and sum(
-            h.bit_count() for h in hands
-        ) + dead.bit_count() == len(e.t.tiles)
+        assert dead & e.t.full_mask == dead
+        assert sum(h.bit_count() for h in hands) + dead.bit_count() == len(e.t.tiles)
         for s, h in enumerate(hands):
             for i in range(len(e.t.tiles)):
                 seen[s][i] += h >> i & 1
@@ -181,7 +187,8 @@ def test_special_tile_values_count_in_hands() -> None:
     seen = 0
     for _ in range(300):
         r = e.play_round(rng, make_bots(["random"], 2, 0), record=True)
-        assert r.deal is not None and r.actions is not None
+        assert r.deal is not None
+        assert r.actions is not None
         played = {a.tile for a in r.actions if a.kind in ("lead", "play")}
         holders = [s for s, h in enumerate(r.deal.hands) if blank in h and blank not in played]
         if holders:

@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from print_synthetic import deck_labels, make_deck_pdfs  # noqa: E402
+from print_synthetic import deck_labels, make_deck_pdfs
 
 
 @pytest.fixture(scope="session")

@@ -247,11 +247,11 @@ def check_colour_x1a(pdf: pikepdf.Pdf) -> list[str]:
         if isinstance(obj, pikepdf.Stream) and (
             obj.get("/Subtype") == "/Form" or obj.get("/Type") == "/Page"
         ):
-            for _operands, op in pikepdf.parse_content_stream(obj):
+            for _operands, op in pikepdf.parse_content_stream(obj):  # type: ignore[misc]
                 if str(op) in ("rg", "RG"):
                     bad.add("rg/RG colour operators")
     for page in pdf.pages:
-        for _operands, op in pikepdf.parse_content_stream(page):
+        for _operands, op in pikepdf.parse_content_stream(page):  # type: ignore[misc]
             if str(op) in ("rg", "RG"):
                 bad.add("rg/RG colour operators on a page")
     return sorted(bad)
@@ -293,7 +293,7 @@ def check_actions(pdf: pikepdf.Pdf) -> list[str]:
 
 def pdfx_problems(path: Any, flavour: str) -> list[str]:
     """Every requirement the file breaks (empty: conforms to what is checked here)."""
-    raw = open(path, "rb").read()  # noqa: SIM115, PTH123
+    raw = open(path, "rb").read()  # noqa: SIM115
     with pikepdf.open(path) as pdf:
         problems = (
             check_version(raw, pdf, flavour)

@@ -119,7 +119,8 @@ def test_preflight_clean_on_build_and_names_four_colour_grey_text(
 ) -> None:
     rules = PreflightRules(cmyk=True, max_ink_percent=240, check_safe_margin=False)
     report = preflight_pdf(dtc_build / "cards.pdf", [], rules)
-    assert not report.by_kind("text-not-k-only") and not report.by_kind("line-not-k-only")
+    assert not report.by_kind("text-not-k-only")
+    assert not report.by_kind("line-not-k-only")
 
     from reportlab.pdfgen import canvas
 
@@ -140,14 +141,19 @@ def test_preflight_clean_on_build_and_names_four_colour_grey_text(
 
 
 def test_neutral_and_tint_rules() -> None:
-    assert is_neutral((0.133, 0.133, 0.133)) and not is_neutral((0.8, 0.1, 0.1))
+    assert is_neutral((0.133, 0.133, 0.133))
+    assert not is_neutral((0.8, 0.1, 0.1))
     tints = [k_tint((g, g, g)) for g in (0.0, 0.25, 0.5, 0.75, 1.0)]
-    assert tints == sorted(tints, reverse=True) and tints[0] == 1.0 and tints[-1] == 0.0
+    assert tints == sorted(tints, reverse=True)
+    assert tints[0] == 1.0
+    assert tints[-1] == 0.0
     assert 0.4 < k_tint((0.5, 0.5, 0.5)) < 0.75
     assert text_cmyk((0.2, 0.2, 0.21)) == (0.0, 0.0, 0.0, k_tint((0.2, 0.2, 0.21)))
     assert text_cmyk((0.1, 0.2, 0.6)) is None
-    assert is_k_only((0, 0, 0.003, 0.5)) and not is_k_only((0.01, 0, 0, 0.5))
-    assert looks_grey((0.3, 0.25, 0.25, 0.5)) and not looks_grey((0, 0.8, 0.9, 0))
+    assert is_k_only((0, 0, 0.003, 0.5))
+    assert not is_k_only((0.01, 0, 0, 0.5))
+    assert looks_grey((0.3, 0.25, 0.25, 0.5))
+    assert not looks_grey((0, 0.8, 0.9, 0))
 
 
 def test_colour_uses_follow_q_and_painting() -> None:
@@ -159,5 +165,6 @@ def test_colour_uses_follow_q_and_painting() -> None:
     uses = colour_uses(instructions)
     ops = [str(op) for _, op in instructions]
     first, second = ops.index("rg"), ops.index("rg", 1)
-    assert uses[first] == {"fill"} and uses[second] == {"text"}
+    assert uses[first] == {"fill"}
+    assert uses[second] == {"text"}
     assert uses[ops.index("RG")] == {"stroke"}

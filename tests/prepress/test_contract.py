@@ -32,7 +32,8 @@ def _deck(folder: Path, set_name: str, max_pip: int, *, tiny_picture: bool = Fal
         Image.new("RGB", (40, 40), (200, 60, 60)).save(folder / "tiny.png")
         text = text.replace('"demo:value-01.png"', '"tiny.png"', 1)
         text = text.replace('style = "pips"', 'style = "pictures"', 1)
-        assert "tiny.png" in text and 'style = "pictures"' in text
+        assert "tiny.png" in text
+        assert 'style = "pictures"' in text
     path = folder / "deck.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -58,12 +59,14 @@ def test_broken_rule_is_exit_2_naming_it_and_force_overrides(tmp_path: Path) -> 
     args = ["deck", "build", str(deck), "--preset", "meinspiel", "--out", str(out), "-q"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
-    assert "dpi" in result.output and "meinspiel" in result.output
+    assert "dpi" in result.output
+    assert "meinspiel" in result.output
     assert "Traceback" not in result.output
     assert not [p for p in out.rglob("*") if p.is_file()], "nothing may be written"
     forced = runner.invoke(app, [*args, "--force"])
     assert forced.exit_code == 0, forced.output
-    assert "--force" in forced.output and "dpi" in forced.output
+    assert "--force" in forced.output
+    assert "dpi" in forced.output
     assert (out / "cards" / "back.pdf").is_file()
 
 
@@ -123,8 +126,10 @@ def test_demo_deck_meets_every_rule_of_meinspiel_and_drivethrucards(
     """The shared builds (also read by the PDF/X and black-ink tests) broke no rule."""
     for out in (ms_build, dtc_build):
         warnings = (out.parent / "warnings.txt").read_text(encoding="utf-8")
-        assert "preflight:" not in warnings and "rule broken" not in warnings, warnings
-        assert (out / "ink-map.png").is_file() and (out / "preflight.json").is_file()
+        assert "preflight:" not in warnings, warnings
+        assert "rule broken" not in warnings, warnings
+        assert (out / "ink-map.png").is_file()
+        assert (out / "preflight.json").is_file()
 
 
 @pytest.mark.slow
@@ -153,4 +158,5 @@ def test_demo_deck_meets_every_rule_of_every_profile(tmp_path: Path, preset: str
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "rule broken" not in result.output and "preflight:" not in result.output
+    assert "rule broken" not in result.output
+    assert "preflight:" not in result.output

@@ -94,10 +94,13 @@ def test_deck_check_writes_the_ink_map_and_names_low_res_pictures_once(tmp_path:
     assert max(i["max_percent"] for i in report["ink"]) <= 240.5
     low = [f for f in report["findings"] if f["kind"] == "low-dpi"]
     assert len(low) == 1, low  # one finding for the picture, not one per card (4 cards)
-    assert "small.png" in low[0]["message"] and "120 x 90 px" in low[0]["message"]
-    assert "tile 0-2" in low[0]["card"] and "tile 2-3" in low[0]["card"]
+    assert "small.png" in low[0]["message"]
+    assert "120 x 90 px" in low[0]["message"]
+    assert "tile 0-2" in low[0]["card"]
+    assert "tile 2-3" in low[0]["card"]
     with Image.open(ink_map) as image:
-        assert image.format == "PNG" and image.width > 1000
+        assert image.format == "PNG"
+        assert image.width > 1000
 
 
 def test_markdown_report_for_people() -> None:
@@ -110,7 +113,8 @@ def test_markdown_report_for_people() -> None:
         ink_limit_percent=240,
     )
     md = report.to_markdown()
-    assert "**1 problem(s)**" in md and "## low-dpi (1)" in md
+    assert "**1 problem(s)**" in md
+    assert "## low-dpi (1)" in md
     assert "- tile 0-2 (small.png): prints at 77 dpi" in md
     assert "| the cover card | cards.pdf | 240 | 0.00 % |" in md
     assert "Highest total ink: 240 % on the cover card (limit 240 %)" in md

@@ -51,10 +51,11 @@ def test_build_with_sheets_lists_everything(tmp_path: Path) -> None:
     manifest = json.loads((out / "manifest.json").read_text())
     paths = {f["path"] for f in manifest["files"]}
     assert {"cards.pdf", "back.pdf", "sheets.pdf", "calibration.pdf", "preflight.json"} <= paths
-    assert (
-        "png/001-cover.png" in paths and "png/back.png" in paths and "png/011-0-0.png" not in paths
-    )
-    assert "png/002-0-0.png" in paths and "png/012-imprint.png" in paths
+    assert "png/001-cover.png" in paths
+    assert "png/back.png" in paths
+    assert "png/011-0-0.png" not in paths
+    assert "png/002-0-0.png" in paths
+    assert "png/012-imprint.png" in paths
     for entry in manifest["files"]:
         assert (out / entry["path"]).is_file()
     assert not list(out.rglob(".*"))  # nothing half-written left behind
@@ -88,7 +89,9 @@ def test_check_finds_low_dpi_picture_on_real_deck(tmp_path: Path) -> None:
     assert len(low) == 1, report.to_json()  # one finding per picture file, not per card
     # value 2 is on tiles 0-2, 1-2, 2-2, 2-3
     assert low[0].card == "tile 0-2, tile 1-2, tile 2-2, tile 2-3"
-    assert low[0].file == "tiny.png" and low[0].value is not None and low[0].value < 100
+    assert low[0].file == "tiny.png"
+    assert low[0].value is not None
+    assert low[0].value < 100
     assert "60 x 60 px" in low[0].message
     assert not list(tmp_path.glob("output*"))
 
@@ -109,9 +112,12 @@ def test_options_from_deck_file_preset_and_back_offset() -> None:
     spec = SimpleNamespace(preset="home-a4", back_offset_mm=(1.0, -2.0))
     deck = SimpleNamespace(spec=spec, safe_mm=5.0, path=Path("deck.toml"))
     options = options_for(None, deck)  # type: ignore[arg-type]
-    assert options.preset is not None and options.preset.name == "home-a4"
-    assert options.back_offset_mm == (1.0, -2.0) and options.safe_mm == 5.0
+    assert options.preset is not None
+    assert options.preset.name == "home-a4"
+    assert options.back_offset_mm == (1.0, -2.0)
+    assert options.safe_mm == 5.0
     given = PrintOptions(preset=load_preset("meinspiel"), back_offset_mm=(0.5, 0.5))
     options = options_for(given, deck)  # type: ignore[arg-type]
-    assert options.preset is not None and options.preset.name == "meinspiel"
+    assert options.preset is not None
+    assert options.preset.name == "meinspiel"
     assert options.back_offset_mm == (0.5, 0.5)

@@ -25,7 +25,8 @@ def test_presets_listing(runner) -> None:
     names = [p["name"] for p in json.loads(result.stdout)["presets"]]
     assert {"meinspiel", "drivethrucards", "thegamecrafter", "home-a4", "home-letter"} <= set(names)
     table = runner.invoke(app, ["deck", "presets"])
-    assert table.exit_code == 0 and "meinspiel" in table.stdout
+    assert table.exit_code == 0
+    assert "meinspiel" in table.stdout
 
 
 def test_build_sheets_png_listed_in_manifest(runner, tmp_path: Path) -> None:
@@ -58,7 +59,9 @@ def test_build_cmyk_and_preset(runner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["deck", "build", str(deck), "--out", str(out), "-q"])
     assert result.exit_code == 0, result.output
     files = sorted(p.name for p in (out / "cards").iterdir())
-    assert files[0] == "001-cover.pdf" and files[-1] == "back.pdf" and len(files) == 13
+    assert files[0] == "001-cover.pdf"
+    assert files[-1] == "back.pdf"
+    assert len(files) == 13
     with pikepdf.open(out / "cards" / "005-0-3.pdf") as pdf:
         assert str(pdf.Root.OutputIntents[0].OutputConditionIdentifier) == "FOGRA39"
     rgb = runner.invoke(
@@ -81,11 +84,14 @@ def test_check_names_low_dpi_card(runner, tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     low = [f for f in report["findings"] if f["kind"] == "low-dpi"]
     # one finding for the picture file (not one per card), naming every card showing it
-    assert len(low) == 1 and low[0]["file"] == "tiny.png"
+    assert len(low) == 1
+    assert low[0]["file"] == "tiny.png"
     assert low[0]["card"] == "tile 0-1, tile 1-1, tile 1-2, tile 1-3"
     plain = runner.invoke(app, ["deck", "check", str(deck)])
-    assert plain.exit_code == 1 and "low-dpi: tile 0-1, tile 1-1" in plain.stdout
-    assert "tiny.png" in plain.stdout and "50 x 50 px" in plain.stdout
+    assert plain.exit_code == 1
+    assert "low-dpi: tile 0-1, tile 1-1" in plain.stdout
+    assert "tiny.png" in plain.stdout
+    assert "50 x 50 px" in plain.stdout
 
 
 def test_calibrate_and_bad_options(runner, tmp_path: Path) -> None:
@@ -98,7 +104,8 @@ def test_calibrate_and_bad_options(runner, tmp_path: Path) -> None:
     for bad in (["--sheets", "A5"], ["--back-offset", "x"], ["--preset", "meinspeil"]):
         result = runner.invoke(app, ["deck", "build", str(deck), "--out", str(out), *bad])
         assert result.exit_code == 2, (bad, result.output)
-        assert "error:" in result.stderr and "Traceback" not in result.output
+        assert "error:" in result.stderr
+        assert "Traceback" not in result.output
         assert not out.exists()
 
 
@@ -107,9 +114,11 @@ def test_back_offset_needs_sheets_and_a_measurable_value(runner, tmp_path: Path)
     out = tmp_path / "out"
     base = ["deck", "build", str(deck), "--out", str(out), "--no-preview", "-q"]
     alone = runner.invoke(app, [*base, "--back-offset", "1,1"])
-    assert alone.exit_code == 2 and "--sheets" in alone.output, alone.output
+    assert alone.exit_code == 2, alone.output
+    assert "--sheets" in alone.output, alone.output
     far = runner.invoke(app, [*base, "--sheets", "A4", "--back-offset", "8,0"])
-    assert far.exit_code == 2 and "calibration.pdf measures" in far.output, far.output
+    assert far.exit_code == 2, far.output
+    assert "calibration.pdf measures" in far.output, far.output
     fine = runner.invoke(app, [*base, "--sheets", "A4", "--back-offset", "1.5,-2"])
     assert fine.exit_code == 0, fine.output
 
@@ -126,4 +135,5 @@ def test_every_pdf_of_a_build_asks_not_to_be_scaled(runner, tmp_path: Path) -> N
     for path in pdfs:
         with pikepdf.open(path) as pdf:
             prefs = pdf.Root.get("/ViewerPreferences")
-            assert prefs is not None and prefs.get("/PrintScaling") == "/None", path.name
+            assert prefs is not None, path.name
+            assert prefs.get("/PrintScaling") == "/None", path.name

@@ -24,8 +24,10 @@ def _images(pdf: pikepdf.Pdf) -> list[pikepdf.PdfImage]:
 
 def test_pure_red_becomes_sensible_cmyk() -> None:
     c, m, y, k = rgb_image_to_cmyk(Image.new("RGB", (2, 2), (255, 0, 0))).getpixel((0, 0))  # type: ignore[misc]
-    assert c < 0.05 * 255 and k < 0.1 * 255  # no cyan, (almost) no black
-    assert m > 0.85 * 255 and y > 0.85 * 255  # magenta + yellow make red
+    assert c < 0.05 * 255
+    assert k < 0.1 * 255
+    assert m > 0.85 * 255
+    assert y > 0.85 * 255
     white = rgb_image_to_cmyk(Image.new("RGB", (1, 1), (255, 255, 255))).getpixel((0, 0))
     assert white == (0, 0, 0, 0)
 
@@ -33,28 +35,36 @@ def test_pure_red_becomes_sensible_cmyk() -> None:
 def test_cmyk_pdf(tmp_path: Path) -> None:
     red = Image.new("RGB", (120, 120), (255, 0, 0))
     labels = deck_labels(2)
-    cards, back = make_deck_pdfs(
+    cards, _back = make_deck_pdfs(
         tmp_path / "d", labels, pictures=dict.fromkeys(range(1, 4), (red, 20.0))
     )
     result = convert_pdf(cards, tmp_path / "cards-cmyk.pdf")
-    assert result.images_converted == 1 and result.colours_converted > 10 and not result.left_rgb
+    assert result.images_converted == 1
+    assert result.colours_converted > 10
+    assert not result.left_rgb
     with pikepdf.open(tmp_path / "cards-cmyk.pdf") as pdf:
         images = _images(pdf)
         assert len(images) == 1
-        assert images[0].colorspace == "/DeviceCMYK" and images[0].mode == "CMYK"
+        assert images[0].colorspace == "/DeviceCMYK"
+        assert images[0].mode == "CMYK"
         c, m, y, k = images[0].as_pil_image().getpixel((60, 60))  # type: ignore[misc]
-        assert c < 13 and m > 216 and y > 216 and k < 26
+        assert c < 13
+        assert m > 216
+        assert y > 216
+        assert k < 26
         intents = pdf.Root.OutputIntents
         assert len(intents) == 1
         intent = intents[0]
-        assert intent.S == "/GTS_PDFX" and str(intent.OutputConditionIdentifier) == "FOGRA39"
+        assert intent.S == "/GTS_PDFX"
+        assert str(intent.OutputConditionIdentifier) == "FOGRA39"
         assert intent.DestOutputProfile.read_bytes() == profile_path().read_bytes()
         assert int(intent.DestOutputProfile.N) == 4
         assert str(pdf.docinfo["/Trapped"]) == "/False"
         assert str(pdf.Root.ViewerPreferences.PrintScaling) == "/None"
         for page in pdf.pages:
             ops = {str(op) for _, op in pikepdf.parse_content_stream(page)}
-            assert "rg" not in ops and "RG" not in ops
+            assert "rg" not in ops
+            assert "RG" not in ops
             assert "k" in ops
         # text in pure black is K only
         text_page = pikepdf.parse_content_stream(pdf.pages[0])

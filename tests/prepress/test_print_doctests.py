@@ -13,4 +13,5 @@ from deckgen.prepress import blackink, pdfx, presets, sheetlayout
 @pytest.mark.parametrize("module", [blackink, pdfx, presets, sheetlayout, units])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
-    assert result.attempted > 0 and result.failed == 0
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -84,16 +84,19 @@ def test_png_pixel_sizes(tmp_path: Path, bleed: bool, size: tuple[int, int]) -> 
     jobs.append(PngJob(back, 0, tmp_path / "png" / "back.png"))
     reporter = CollectingReporter()
     written = render_pngs(jobs, dpi=300, bleed=bleed, workers=2, reporter=reporter)
-    assert reporter.steps == 5 and reporter.tasks[0][1] == 5
+    assert reporter.steps == 5
+    assert reporter.tasks[0][1] == 5
     for path in written:
         image = Image.open(path)
-        assert image.size == size and image.mode == "RGB"
+        assert image.size == size
+        assert image.mode == "RGB"
         assert round(image.info["dpi"][0]) == 300
     front = Image.open(written[1])
     # the black centre marker is in the middle of the picture, the background at the edge
     assert front.getpixel((size[0] // 2, size[1] // 2)) == (0, 0, 0)
     edge = front.getpixel((3, size[1] // 2))
-    assert edge != (255, 255, 255) and edge != (0, 0, 0)
+    assert edge != (255, 255, 255)
+    assert edge != (0, 0, 0)
     if not bleed:
         assert load_preset("thegamecrafter").png_size_px == (825, 1125)
 
@@ -115,6 +118,7 @@ def test_png_writer_round_trip() -> None:
     image = Image.effect_mandelbrot((123, 77), (-2, -1.5, 1, 1.5), 40).convert("RGB")
     data = png_bytes(image, 300)
     back = Image.open(io.BytesIO(data))
-    assert back.size == (123, 77) and back.mode == "RGB"
+    assert back.size == (123, 77)
+    assert back.mode == "RGB"
     assert back.tobytes() == image.tobytes()
     assert round(back.info["dpi"][0]) == 300

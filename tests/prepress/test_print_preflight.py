@@ -32,9 +32,12 @@ def test_finds_72_dpi_picture_and_names_card(checked_deck: Path) -> None:
     low = report.by_kind("low-dpi")
     assert len(low) == 1
     finding = low[0]
-    assert finding.card == "tile 0-2" and finding.file == "cards.pdf" and finding.page == 4
+    assert finding.card == "tile 0-2"
+    assert finding.file == "cards.pdf"
+    assert finding.page == 4
     assert finding.value == pytest.approx(72, abs=0.5)
-    assert "72 dpi" in finding.text() and "tile 0-2" in finding.text()
+    assert "72 dpi" in finding.text()
+    assert "tile 0-2" in finding.text()
     dpis = sorted((p.card, round(p.dpi)) for p in report.pictures)
     assert dpis == [("tile 0-0", 381), ("tile 0-2", 72), ("tile 1-1", 381)]
 
@@ -49,7 +52,8 @@ def test_safe_margin_and_fonts(checked_deck: Path) -> None:
     assert "Helvetica-Bold" in fonts[0].message
     assert report.pages_checked == 9
     data = json.loads(report.to_json())
-    assert data["ok"] is False and len(data["pictures"]) == 3
+    assert data["ok"] is False
+    assert len(data["pictures"]) == 3
 
 
 def _manifest(folder: Path) -> dict:
@@ -72,7 +76,9 @@ def test_rgb_in_cmyk_job_and_ink(checked_deck: Path, tmp_path: Path) -> None:
     )
     assert not strict.by_kind("rgb-in-cmyk")
     ink = strict.by_kind("ink-over-limit")
-    assert [f.card for f in ink] == ["b"] and ink[0].value is not None and ink[0].value > 240
+    assert [f.card for f in ink] == ["b"]
+    assert ink[0].value is not None
+    assert ink[0].value > 240
     relaxed = preflight_pdf(
         tmp_path / "cmyk.pdf", ["a", "b"], PreflightRules(cmyk=True, max_ink_percent=400)
     )

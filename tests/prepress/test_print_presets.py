@@ -24,7 +24,8 @@ def test_shipped_presets_load() -> None:
         assert isinstance(preset, VendorPreset)
         assert preset.name == name
         if "sheets" in preset.outputs:
-            assert preset.sheet is not None and preset.sheet.paper in PAPER_SIZES_MM
+            assert preset.sheet is not None
+            assert preset.sheet.paper in PAPER_SIZES_MM
 
 
 def test_meinspiel_numbers() -> None:
@@ -39,7 +40,8 @@ def test_meinspiel_numbers() -> None:
 def test_thegamecrafter_pixels_and_drivethru_order() -> None:
     assert load_preset("thegamecrafter").png_size_px == (825, 1125)
     dtc = load_preset("drivethrucards")
-    assert "interleaved-pdf" in dtc.outputs and dtc.max_ink_percent == 240
+    assert "interleaved-pdf" in dtc.outputs
+    assert dtc.max_ink_percent == 240
     assert dtc.colour_space == "cmyk"
 
 
@@ -61,7 +63,8 @@ def test_bad_preset_file(tmp_path: Path) -> None:
         load_preset_file(bad)
     text = str(info.value)
     assert "colour: unknown key (did you mean 'colour_space'?)" in text
-    assert "card_file" in text and "plain file name" in text
+    assert "card_file" in text
+    assert "plain file name" in text
 
 
 def test_png_size_checked(tmp_path: Path) -> None:

@@ -47,10 +47,13 @@ def test_thegamecrafter(source: Path, tmp_path: Path) -> None:
         reporter=reporter,
     )
     pngs = sorted(p.name for p in (folder / "png").iterdir())
-    assert pngs[0] == "001-cover.png" and pngs[-1] == "back.png" and len(pngs) == 13
+    assert pngs[0] == "001-cover.png"
+    assert pngs[-1] == "back.png"
+    assert len(pngs) == 13
     assert Image.open(folder / "png" / "003-0-1.png").size == (825, 1125)
     listed = {f.path for f in result.files}
-    assert {f"png/{n}" for n in pngs} <= listed and "preflight.json" in listed
+    assert {f"png/{n}" for n in pngs} <= listed
+    assert "preflight.json" in listed
     assert not result.cmyk
     assert json.loads((folder / "preflight.json").read_text())["pages_checked"] == 13
     assert any("Helvetica" in w for w in reporter.warnings)  # synthetic cards use a base font
@@ -85,7 +88,8 @@ def test_meinspiel_size_mismatch_is_reported(source: Path, tmp_path: Path) -> No
     assert len(list((folder / "cards").glob("*.pdf"))) == 13
     assert result.preflight is not None
     sizes = result.preflight.by_kind("card-size")
-    assert sizes and "59 x 91" in sizes[0].message
+    assert sizes
+    assert "59 x 91" in sizes[0].message
 
 
 def test_sheets_without_preset(source: Path, tmp_path: Path) -> None:

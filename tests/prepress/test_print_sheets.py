@@ -45,11 +45,14 @@ def test_cards_per_sheet(
 ) -> None:
     lay = compute_layout(paper_size(paper), card, bleed_mm=bleed, margin_mm=3)
     assert (lay.cols, lay.rows) == expected
-    assert lay.shared_bleed is shared and lay.rotated is turned
+    assert lay.shared_bleed is shared
+    assert lay.rotated is turned
     gx0, gy0, gx1, gy1 = lay.grid_rect
     w, h = paper_size(paper)
-    assert gx0 == pytest.approx(w - gx1) and gy0 == pytest.approx(h - gy1)  # centred
-    assert gx0 >= 3 + 2 - 1e-9 and gy0 >= 3 + 2 - 1e-9  # margin and room for marks
+    assert gx0 == pytest.approx(w - gx1)
+    assert gy0 == pytest.approx(h - gy1)
+    assert gx0 >= 3 + 2 - 1e-9
+    assert gy0 >= 3 + 2 - 1e-9
     fronts = [lay.front_trim(s) for s in range(lay.per_sheet)]
     for i, a in enumerate(fronts):  # no two cards overlap
         for b in fronts[i + 1 :]:
@@ -67,7 +70,8 @@ def test_no_marks_for_empty_slots(deck7: tuple[Path, Path], tmp_path: Path) -> N
     opts = SheetOptions(paper="A4", bleed_mm=1)
     imposed = impose_sheets(cards, back, opts)
     layout = imposed.layout
-    assert layout.per_sheet == 9 and imposed.sheets == 5
+    assert layout.per_sheet == 9
+    assert imposed.sheets == 5
     full = len(mark_segments(layout))
     two = len(mark_segments(layout, 2))
     assert two < full
@@ -75,9 +79,11 @@ def test_no_marks_for_empty_slots(deck7: tuple[Path, Path], tmp_path: Path) -> N
     strokes = sum(1 for _, op in pikepdf.parse_content_stream(last_front) if str(op) == "S")
     first_front = imposed.pdf.pages[0]
     full_strokes = sum(1 for _, op in pikepdf.parse_content_stream(first_front) if str(op) == "S")
-    assert full_strokes == full and strokes == two
+    assert full_strokes == full
+    assert strokes == two
     xs, ys = layout.trim_lines(2)
-    assert len(xs) == 4 and len(ys) == 2  # two cards in the top row, nothing below
+    assert len(xs) == 4
+    assert len(ys) == 2
 
 
 def test_card_too_big_for_paper() -> None:
@@ -134,7 +140,8 @@ def test_turned_cards_and_their_backs(
     cards, back = deck7
     opts = SheetOptions(paper="Letter", duplex=duplex, bleed_mm=3.0)  # type: ignore[arg-type]
     result = impose_sheets(cards, back, opts)
-    assert result.layout.rotated and result.layout.per_sheet == 8
+    assert result.layout.rotated
+    assert result.layout.per_sheet == 8
     out = save_pdf(result.pdf, tmp_path / "sheets.pdf")
     _centres_match(out, opts, 0, 8)
 
@@ -227,7 +234,8 @@ def test_calibration_page(tmp_path: Path) -> None:
     reader = PdfReader(out)
     assert len(reader.pages) == 2
     text = reader.pages[0].extract_text()
-    assert "--back-offset" in text and "short edge" in text
+    assert "--back-offset" in text
+    assert "short edge" in text
     size = paper_size("Letter")
     front, back = render(out, 0, dpi=200), render(out, 1, dpi=200)
     px = 200 / 25.4
@@ -247,6 +255,8 @@ def test_sheets_keep_deck_order_with_cover_and_imprint(
     reader = PdfReader(out)
     fronts = [reader.pages[i].extract_text() for i in range(0, len(reader.pages), 2)]
     words = " ".join(fronts).split()
-    assert words[0] == "cover" and words[-1] == "imprint"
-    assert words[1:4] == ["0-0", "0-1", "0-2"] and len(words) == 38
+    assert words[0] == "cover"
+    assert words[-1] == "imprint"
+    assert words[1:4] == ["0-0", "0-1", "0-2"]
+    assert len(words) == 38
     assert all(not reader.pages[i].extract_text().strip() for i in range(1, len(reader.pages), 2))

@@ -28,9 +28,12 @@ def test_report_schema_and_stable_keys() -> None:
     rep = CollectingReporter()
     result = run_check(spec, CheckOptions(rounds=4000, workers=1), reporter=rep)
     report = build_report(result)
-    assert report["format"] == REPORT_FORMAT and report["version"] == REPORT_VERSION
-    assert report["verdict"] == "ok" and report["exit_code"] == 0
-    assert rep.tasks and rep.steps >= 4000
+    assert report["format"] == REPORT_FORMAT
+    assert report["version"] == REPORT_VERSION
+    assert report["verdict"] == "ok"
+    assert report["exit_code"] == 0
+    assert rep.tasks
+    assert rep.steps >= 4000
     sec = report["players"]["2"]
     st = sec["stats"]
     # the keys the booklet prints
@@ -38,20 +41,25 @@ def test_report_schema_and_stable_keys() -> None:
     assert 0.45 < st["first_player_win_share"]["share"] < 0.65
     assert st["round_end"]["blocked"]["share"] == 0
     assert 0.3 < st["round_end"]["not_out"]["share"] < 0.45
-    assert st["rounds"] == 4000 and st["path"] == "fast"
+    assert st["rounds"] == 4000
+    assert st["path"] == "fast"
     lo, hi = st["turns_per_round"]["ci95"]
     assert lo < st["turns_per_round"]["mean"] < hi
     assert st["rounds_per_match"]["mean"] == 4
     # the reference engine judged a sample with the invariants on
-    assert sec["invariants"]["rounds_checked"] >= 1000 and not sec["invariants"]["violations"]
+    assert sec["invariants"]["rounds_checked"] >= 1000
+    assert not sec["invariants"]["violations"]
     ids = [c["id"] for c in sec["coverage"]["clauses"]]
     assert ids == spec.decision_clause_ids()
     skip = next(c for c in sec["coverage"]["clauses"] if c["id"] == "lead.skip_double")
     assert 0.15 < skip["share"] < 0.35  # 7 doubles among 14 stock tiles
-    assert sec["termination"]["ok"] and sec["termination"]["longest_match_rounds"] == 4
+    assert sec["termination"]["ok"]
+    assert sec["termination"]["longest_match_rounds"] == 4
     assert sec["gaps"] == []
     md = report_markdown(report)
-    assert "**Verdict: ok**" in md and "## 2 players" in md and "lead.skip_double" in md
+    assert "**Verdict: ok**" in md
+    assert "## 2 players" in md
+    assert "lead.skip_double" in md
     json.dumps(report)  # plain JSON
 
 
@@ -67,14 +75,16 @@ def test_results_do_not_depend_on_workers(rid: str, n: int) -> None:
     by_bots = one["players"][str(n)]["stats_by_bots"]
     assert set(by_bots) == {"random", "greedy"}
     assert by_bots["random"] == one["players"][str(n)]["stats"]
-    assert by_bots["greedy"]["path"] == "fast" and by_bots["greedy"]["rounds"] >= 3000
+    assert by_bots["greedy"]["path"] == "fast"
+    assert by_bots["greedy"]["rounds"] >= 3000
 
 
 def test_reference_only_when_asked() -> None:
     spec = load_rules("two-player")
     report = build_report(run_check(spec, CheckOptions(rounds=1200, workers=1, fast=False)))
     st = report["players"]["2"]["stats"]
-    assert st["path"] == "reference" and st["rounds"] >= 1200
+    assert st["path"] == "reference"
+    assert st["rounds"] >= 1200
     assert report["players"]["2"]["coverage"]["rounds_tried"] == st["rounds"]
 
 
@@ -120,7 +130,7 @@ def test_an_invariant_violation_makes_the_rules_broken(monkeypatch, tmp_path) ->
     from deckgen.rulecheck.chunks import match_seed
     from deckgen.rulecheck.files import write_report
 
-    real = chunks.play_match
+    real = chunks.play_match  # type: ignore[attr-defined]
     bad_seed = match_seed(0, 3)
 
     def flaky(engine, players, seed, **kw):  # type: ignore[no-untyped-def]
@@ -131,14 +141,17 @@ def test_an_invariant_violation_makes_the_rules_broken(monkeypatch, tmp_path) ->
     monkeypatch.setattr(chunks, "play_match", flaky)
     spec = load_rules("two-player")
     report = build_report(run_check(spec, CheckOptions(rounds=400, workers=1)))
-    assert report["verdict"] == "broken" and report["exit_code"] == 4
+    assert report["verdict"] == "broken"
+    assert report["exit_code"] == 4
     (v,) = report["players"]["2"]["invariants"]["violations"]
-    assert v["seed"] == bad_seed and v["kind"] == "invariant"
+    assert v["seed"] == bad_seed
+    assert v["kind"] == "invariant"
     assert f"--seed {bad_seed}" in v["reproduce"]
     assert any("somewhere else" in r for r in report["reasons"])
     write_report(spec, report, json_path=tmp_path / "c.json")
     rec = load_record(tmp_path / v["record"])
-    assert rec.seed == bad_seed and rec.rules.id == "two-player"
+    assert rec.seed == bad_seed
+    assert rec.rules.id == "two-player"
     assert (
         json.loads((tmp_path / "c.json").read_text())["players"]["2"]["invariants"]["violations"][
             0
@@ -160,7 +173,8 @@ def test_documented_stable_keys_exist_in_a_report() -> None:
     for key in keys:
         node = report
         for part in key.replace("<n>", "2").split("."):
-            assert isinstance(node, dict) and part in node, key
+            assert isinstance(node, dict), key
+            assert part in node, key
             node = node[part]
         assert isinstance(node, int | float | str), key
     # and every STATS key the docs list is in the report's stats

@@ -109,7 +109,8 @@ def test_first_seat_advantage_per_match_is_shown(
     assert "seat 3: " in result.stdout
     for text in (result.stdout, md):
         assert "seat 0" not in text
-    assert "rounds won by seat 1 |" in md and "rounds won by seat 3 |" in md
+    assert "rounds won by seat 1 |" in md
+    assert "rounds won by seat 3 |" in md
 
 
 def test_clause_counts_cover_every_round() -> None:
@@ -236,9 +237,12 @@ def test_thresholds_come_from_the_rules_file() -> None:
     )
     report = build_report(run_check(strict, opts))
     ids = _ids(report)
-    assert "playing_time" in ids and "blocked" not in ids and "draw_heavy" not in ids
+    assert "playing_time" in ids
+    assert "blocked" not in ids
+    assert "draw_heavy" not in ids
     w = next(w for w in report["warnings"] if w["id"] == "playing_time")
-    assert w["threshold"] == pytest.approx(7.5) and w["value"] > 7.5
+    assert w["threshold"] == pytest.approx(7.5)
+    assert w["value"] > 7.5
 
 
 def test_a_bad_threshold_is_a_user_error() -> None:
@@ -262,9 +266,12 @@ def test_wins_chart_names_teams_and_draws_intervals() -> None:
     }
     svg = wins_svg(stats, "t", "team")
     root = ET.fromstring(svg)
-    assert "team 1" in svg and "team 2" in svg and "seat" not in svg
+    assert "team 1" in svg
+    assert "team 2" in svg
+    assert "seat" not in svg
     assert "team 0" not in svg  # sides are numbered from 1 for people
     rects = [e for e in root.iter() if e.tag.endswith("rect")]
     assert len(rects) == 5  # the background and four bars
     heights = [float(r.get("height", 0)) for r in rects[1:]]
-    assert heights[0] == pytest.approx(heights[1]) and heights[0] > heights[2]
+    assert heights[0] == pytest.approx(heights[1])
+    assert heights[0] > heights[2]

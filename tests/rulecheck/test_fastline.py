@@ -141,7 +141,8 @@ def _close(a: Mean | Proportion, b: Mean | Proportion) -> bool:
     if isinstance(a, Mean) and isinstance(b, Mean):
         se = math.hypot(a.stdev / math.sqrt(a.count), b.stdev / math.sqrt(b.count))
         return abs(a.mean - b.mean) <= 4.5 * se + 1e-9
-    assert isinstance(a, Proportion) and isinstance(b, Proportion)
+    assert isinstance(a, Proportion)
+    assert isinstance(b, Proportion)
     p = (a.hits + b.hits) / (a.trials + b.trials)
     se = math.sqrt(p * (1 - p) * (1 / a.trials + 1 / b.trials))
     return abs(a.value - b.value) <= 4.5 * se + 1e-9
@@ -164,7 +165,8 @@ def test_random_play_statistics_agree(
     )
     ref = run_chunk(task)
     fast = merged(run_fast_chunk(FastTask(task, 0, fast_matches)))
-    assert ref.matches == ref_matches and fast.matches == fast_matches
+    assert ref.matches == ref_matches
+    assert fast.matches == fast_matches
     assert fast.rounds > 4 * ref.rounds
     for name in ("turns", "draws", "passes", "tiles_played", "redeals", "match_turns"):
         assert _close(getattr(ref, name), getattr(fast, name)), name

@@ -48,14 +48,18 @@ def test_redeal_odds_agree_with_sampling() -> None:
 
 def test_feasibility_of_bundled_files() -> None:
     f = feasibility(load_rules("block-classic"), 2)
-    assert f["deal_fits"] and f["dealt"] == 14 and f["dead"] == 14
+    assert f["deal_fits"]
+    assert f["dealt"] == 14
+    assert f["dead"] == 14
     (sit,) = f["opening"]["situations"]
     assert sit["situation"] == "start.no_double"
     assert sit["exact"] == str(Fraction(comb(21, 14), comb(28, 14))) == "1/345"
-    assert sit["rule"] == "heaviest_tile" and "most pips" in sit["file_says"]
+    assert sit["rule"] == "heaviest_tile"
+    assert "most pips" in sit["file_says"]
     assert f["opening"]["applicable_to_every_deal"]
     two = feasibility(load_rules("two-player"), 2)
-    assert two["drawable"] == 11 and two["opening"]["situations"][0]["probability"] == 0
+    assert two["drawable"] == 11
+    assert two["opening"]["situations"][0]["probability"] == 0
 
 
 def test_feasibility_flags_a_missing_fallback() -> None:
@@ -63,5 +67,6 @@ def test_feasibility_flags_a_missing_fallback() -> None:
     f = feasibility(spec, 2)
     (sit,) = f["opening"]["situations"]
     assert sit["exact"] == str(Fraction(54264, 376740))
-    assert sit["file_says"] is None and not sit["always_decided"]
+    assert sit["file_says"] is None
+    assert not sit["always_decided"]
     assert not f["opening"]["applicable_to_every_deal"]

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
 from deckgen.engine.record import load_record, replay
 from deckgen.rulespec import load_rules
@@ -26,8 +28,13 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "situation", "rounds"), CASES)
 def test_fixture_gap_is_reported_with_exit_3(
-    check_app, runner, tmp_path: Path, name: str, situation: str, rounds: int
-) -> None:  # type: ignore[no-untyped-def]
+    check_app: typer.Typer,
+    runner: CliRunner,
+    tmp_path: Path,
+    name: str,
+    situation: str,
+    rounds: int,
+) -> None:
     out = tmp_path / "check.json"
     md = tmp_path / "check.md"
     result = runner.invoke(
@@ -38,12 +45,14 @@ def test_fixture_gap_is_reported_with_exit_3(
     assert result.exit_code == 3, result.output
     assert result.stdout.strip().endswith(": gaps")
     report = json.loads(out.read_text())
-    assert report["verdict"] == "gaps" and report["exit_code"] == 3
+    assert report["verdict"] == "gaps"
+    assert report["exit_code"] == 3
     (sec,) = report["players"].values()
     gaps = {g["situation"]: g for g in sec["gaps"]}
     assert situation in gaps, list(gaps)
     gap = gaps[situation]
-    assert gap["events"] >= 1 and gap["fallback"]
+    assert gap["events"] >= 1
+    assert gap["fallback"]
     assert any(situation in r for r in report["reasons"])
     assert f"`{situation}`" in md.read_text()
     # the example game record replays under the rules and shows the gap
@@ -69,7 +78,8 @@ def test_rules_that_never_end_are_broken(check_app, runner, tmp_path: Path) -> N
     report = json.loads(out.read_text())
     assert report["verdict"] == "broken"
     sec = report["players"]["2"]
-    assert not sec["termination"]["ok"] and not sec["termination"]["every_match_ended"]
+    assert not sec["termination"]["ok"]
+    assert not sec["termination"]["every_match_ended"]
     assert sec["termination"]["longest_match_rounds"] == 1000
     assert any("did not end" in r for r in report["reasons"])
 
@@ -106,7 +116,8 @@ def test_exact_odds_flag_a_gap_that_play_may_miss(check_app, runner) -> None:  #
 def test_user_errors_exit_2(check_app, runner, args: list[str], needle: str) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(check_app, ["rules", "check", *args, "--workers", "1"])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("error: ") and needle in result.stderr
+    assert result.stderr.startswith("error: ")
+    assert needle in result.stderr
     assert "Traceback" not in result.output
 
 
@@ -117,7 +128,8 @@ def test_ok_exits_0_and_writes_both_reports(check_app, runner, tmp_path: Path) -
         ["rules", "check", "two-player", "--rounds", "2000", "--report", str(out), "--md", str(md)],
     )
     assert result.exit_code == 0, result.output
-    assert "two-player: ok" in result.stdout and "starting player wins" in result.stdout
+    assert "two-player: ok" in result.stdout
+    assert "starting player wins" in result.stdout
     assert json.loads(out.read_text())["verdict"] == "ok"
     assert md.read_text().startswith("# Rules check: Two-Player Domino")
     charts = [f"c.2p.{name}.svg" for name in ("clauses", "round-length", "wins")]
@@ -142,4 +154,5 @@ def test_console_script_exit_codes(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert ok.returncode == 0, ok.stderr
-    assert "two-player: ok" in ok.stdout.splitlines() and "Traceback" not in ok.stderr
+    assert "two-player: ok" in ok.stdout.splitlines()
+    assert "Traceback" not in ok.stderr

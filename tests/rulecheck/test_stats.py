@@ -26,7 +26,8 @@ def test_mean_merge_equals_single_pass(xs: list[float], cut: int) -> None:
     assert a.count == whole.count == len(xs)
     assert math.isclose(a.mean, statistics.fmean(xs), rel_tol=1e-9, abs_tol=1e-6)
     assert math.isclose(a.variance, statistics.variance(xs), rel_tol=1e-6, abs_tol=1e-3)
-    assert a.minimum == min(xs) and a.maximum == max(xs)
+    assert a.minimum == min(xs)
+    assert a.maximum == max(xs)
 
 
 def test_mean_ci_covers_true_mean_about_95_percent() -> None:
@@ -43,9 +44,11 @@ def test_mean_ci_covers_true_mean_about_95_percent() -> None:
 
 def test_wilson_interval() -> None:
     low, high = wilson(0, 100)
-    assert low < 1e-12 and 0.03 < high < 0.04
+    assert low < 1e-12
+    assert 0.03 < high < 0.04
     low, high = wilson(53, 100)
-    assert low < 0.53 < high and math.isclose(high - low, 0.19, abs_tol=0.01)
+    assert low < 0.53 < high
+    assert math.isclose(high - low, 0.19, abs_tol=0.01)
     assert all(math.isnan(v) for v in wilson(0, 0))
 
 
@@ -53,11 +56,13 @@ def test_proportion_and_tally() -> None:
     p = Proportion()
     for i in range(10):
         p.add(i < 3)
-    assert p.value == 0.3 and p.to_json()["count"] == 3
+    assert p.value == 0.3
+    assert p.to_json()["count"] == 3
     t, u = Tally(), Tally()
     t.add("out", 3)
     u.add("blocked")
     u.add("out")
     t.merge(u)
-    assert t.counts == {"out": 4, "blocked": 1} and t.total == 5
+    assert t.counts == {"out": 4, "blocked": 1}
+    assert t.total == 5
     assert t.to_json()["out"]["share"] == 0.8
