@@ -118,7 +118,7 @@ def test_players_in_play_and_check(tmp_path: Path) -> None:
 def test_progress_lines_arrive_while_the_command_runs() -> None:
     """Off a terminal, stdout gets a line as each step starts (stderr stays for errors)."""
     with subprocess.Popen(
-        [DECKGEN, "rules", "check", "two-player", "--rounds", "300000", "--workers", "1"],
+        [DECKGEN, "rules", "check", "two-player", "--rounds", "100000", "--workers", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
