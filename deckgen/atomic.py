@@ -67,7 +67,8 @@ def _prepare_parent(target: Path) -> None:
         )
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a staging folder's owner, say)."""
     if pid == os.getpid():
         return True
     try:
@@ -177,7 +178,7 @@ def clean_leftovers(target_dir: Path) -> list[Path]:
         return removed
     for entry in sorted(entries):
         found = _OWNED.match(entry.name)
-        if not found or found["name"] != target_dir.name[:80] or _alive(int(found["pid"])):
+        if not found or found["name"] != target_dir.name[:80] or pid_alive(int(found["pid"])):
             continue
         if entry.name.startswith(OLD_PREFIX) and not target_dir.exists():
             with contextlib.suppress(OSError):
@@ -190,7 +191,7 @@ def clean_leftovers(target_dir: Path) -> list[Path]:
             hidden = [*target_dir.glob(".*"), *target_dir.glob("*/.*")]  # not a deep walk
             for entry in hidden:
                 tmp = _TMP.match(entry.name)
-                stale_tmp = tmp is not None and not _alive(int(tmp["pid"]))
+                stale_tmp = tmp is not None and not pid_alive(int(tmp["pid"]))
                 if stale_tmp or _LEGACY_STAGE.match(entry.name):
                     _remove(entry)
                     removed.append(entry)

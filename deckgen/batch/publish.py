@@ -49,16 +49,6 @@ def staging_folder(out_dir: Path, order_id: str) -> Path:
     return folder
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def remove_stale_staging(out_dir: Path) -> int:
     """Delete staging folders this machine's dead processes left behind; how many."""
     removed = 0
@@ -70,7 +60,7 @@ def remove_stale_staging(out_dir: Path) -> int:
         parts = entry.name.split(".")
         if len(parts) < 4 or parts[-3] != host or not parts[-2].isdigit():
             continue
-        if not _alive(int(parts[-2])) or int(parts[-2]) == os.getpid():
+        if not atomic.pid_alive(int(parts[-2])) or int(parts[-2]) == os.getpid():
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
     return removed
