@@ -1,0 +1,50 @@
+"""The one switch for the compiled fast paths: numba's ``njit``, or plain Python.
+
+The rules check's compiled engines (``deckgen.rulecheck.jit_*``) are written once, in
+the subset of Python that numba compiles, and decorated with :func:`njit` from here.
+When numba is installed and not switched off, they run as machine code (compiled on
+first use, cached on disk beside their source); otherwise ``HAVE_JIT`` is False and the
+check falls back to the numpy batch engines (:mod:`deckgen.rulecheck.fastline`,
+:mod:`deckgen.rulecheck.fastboard`) or the kernel. Both paths are proved equal to the
+kernel round for round (``tests/engine/test_backends_equal*.py``).
+
+``DECKGEN_NO_JIT=1`` switches the compiled paths off (to measure or test the fallback).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+HAVE_JIT = False
+"""True when numba compiles the fast paths."""
+
+_numba: Any = None
+if os.environ.get("DECKGEN_NO_JIT", "") in ("", "0"):
+    try:
+        import numba as _numba
+
+        HAVE_JIT = True
+    except ImportError:  # pragma: no cover - numba is a dependency; this is the fallback
+        _numba = None
+
+
+def njit(fn: F) -> F:
+    """Compile ``fn`` with numba (no Python objects, cached on disk), or return it as is.
+
+    The plain function stays reachable as ``fn.py_func`` when compiled, so a test can run
+    the same source as Python on a few rounds.
+    """
+    if not HAVE_JIT:
+        return fn
+    compiled: F = _numba.njit(cache=True, nogil=True)(fn)
+    return compiled
+
+
+def python_source(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The plain-Python function behind a (possibly) compiled one."""
+    inner: Callable[..., Any] = getattr(fn, "py_func", fn)
+    return inner
