@@ -43,6 +43,10 @@ FAST_CHUNK_ROUNDS = 12_500
 """Rounds per chunk of the fast path."""
 PILOT_MATCHES = 16
 """At most this many matches in chunk 0, which tells how long a match lasts."""
+JUDGE_SHARE = 100
+"""With the fast path, the reference engine judges one round in this many ..."""
+JUDGE_MIN = 1000
+"""... and at least this many rounds (all of them when fewer are asked for)."""
 MAX_ROUNDS = 10_000_000
 DECISION_ROUNDS = 400
 """Rounds of the sample that counts decision moves and the branching factor."""
@@ -63,7 +67,7 @@ class CheckOptions:
     setup_seconds: float = DEFAULT_SETUP_SECONDS_PER_ROUND
     judge_rounds: int | None = None
     """Rounds the reference engine plays when the fast path gives the statistics
-    (default: a twentieth of ``rounds``, at least 2,000)."""
+    (default: :func:`judge_default`, a hundredth of ``rounds``, at least 1,000)."""
     invariant_rounds: int | None = None
     """Rounds played with the engine's invariant checks on (default: a tenth of the
     reference engine's rounds, at least 1,000)."""
@@ -173,6 +177,14 @@ class _Plan:
     """Rounds shown on the progress bar so far, by kind (capped at each budget)."""
 
 
+def judge_default(rounds: int) -> int:
+    """Rounds the reference engine plays as the judge beside the fast path: a
+    hundredth of the rounds, at least :data:`JUDGE_MIN`. The fast path counts every
+    clause it can over all rounds (:mod:`~deckgen.rulecheck.batchcount`); the judge
+    adds invariants, the other clauses, gaps and example records."""
+    return max(JUDGE_MIN, rounds // JUDGE_SHARE)
+
+
 def pilot_matches(budget: int) -> int:
     """Matches in chunk 0: a few, fewer for a small budget (a match may be long)."""
     return max(1, min(PILOT_MATCHES, budget // 100))
@@ -241,7 +253,7 @@ def run_check(
             )  # fmt: skip
             budget = opts.rounds
             if why is None:
-                sample = opts.judge_rounds or min(opts.rounds, max(2000, opts.rounds // 20))
+                sample = opts.judge_rounds or min(opts.rounds, judge_default(opts.rounds))
                 if sample < opts.rounds:
                     budget = sample
                 else:
@@ -253,9 +265,15 @@ def run_check(
         import numpy  # noqa: F401  (once here, not once per forked worker)
 
     with _executor(workers) as pool:
-        # the pilot chunks (in this process: they size the others)
-        for plan in plans:
-            pilot = run_chunk(_ref_task(plan, 0))
+        # the pilot chunks first (they size the others), then the decision samples,
+        # which need no sizing, so the workers are busy while the pilots come back
+        pilots = [pool.submit(run_chunk, _ref_task(plan, 0)) for plan in plans]
+        decisions = {
+            plan.key: pool.submit(decisions_of_task, plan.base, min(DECISION_ROUNDS, opts.rounds))
+            for plan in plans
+        }
+        for plan, pilot_future in zip(plans, pilots, strict=True):
+            pilot = pilot_future.result()
             plan.ref_done[0] = pilot
             per = spec.params.match.rounds if spec.params.match.end == "rounds" else None
             plan.est_rounds = float(per) if per else max(1.0, pilot.rounds / max(1, pilot.matches))
@@ -288,10 +306,6 @@ def run_check(
             plan.fast_budget = opts.rounds if plan.why_not_fast is None else 0
         reporter.advance(sum(p.shown["ref"] for p in plans))
         pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
-        decisions = {
-            plan.key: pool.submit(decisions_of_task, plan.base, min(DECISION_ROUNDS, opts.rounds))
-            for plan in plans
-        }
         for plan in plans:
             for i, ft in enumerate(plan.fast_tasks):
                 pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
