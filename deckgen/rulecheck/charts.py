@@ -2,8 +2,9 @@
 
 Takes a player count's section of the report; gives SVG documents: the distribution
 of round length (turns, with minutes on a second axis), the seats' round and match win
-rates with their 95 % intervals against the fair share, and how often each clause
-decides a round (or match). :func:`charts_of` gives every chart of a section by name.
+rates with their 95 % intervals against the fair share, how often each clause
+decides a round (or match), and the skill ladder when the check played one.
+:func:`charts_of` gives every chart of a section by name.
 """
 
 from __future__ import annotations
@@ -187,11 +188,83 @@ def clauses_svg(clauses: list[dict[str, Any]], title: str) -> str:
     return _svg(title, body, height)
 
 
+def ladder_svg(ladder: dict[str, Any], title: str) -> str:
+    """Horizontal bars, one per pairing of the skill ladder: the stronger bot's share of
+    rounds with its 95 % interval (whiskers) against the fair share (a grey tick)."""
+    pairings = ladder["pairings"]
+    row_h = 26
+    height = TOP + len(pairings) * row_h + 66
+    label_w = 150
+    pw = W - label_w - RIGHT - 20
+    top = max([float(p["ci95"][1]) for p in pairings] + [float(p["fair_share"]) for p in pairings])
+    xmax = _nice(top * 1.05)
+    body = []
+    for i in range(5):
+        x = label_w + pw * i / 4
+        body.append(
+            f"<line x1='{x:.1f}' y1='{TOP}' x2='{x:.1f}' y2='{TOP + len(pairings) * row_h}' "
+            f"stroke='#dddddd'/>"
+        )
+        body.append(
+            f"<text x='{x:.1f}' y='{TOP + len(pairings) * row_h + 14}' text-anchor='middle'>"
+            f"{100 * xmax * i / 4:.0f} %</text>"
+        )
+    for i, p in enumerate(pairings):
+        y = TOP + i * row_h
+        share, (lo, hi), fair = float(p["share"]), p["ci95"], float(p["fair_share"])
+        colour = BLUE if p["stronger"] else GREY
+        body.append(
+            f"<text x='{label_w - 8}' y='{y + 17}' text-anchor='end'>"
+            f"{escape(p['bot'])} vs {escape(p['against'])}</text>"
+        )
+        w = pw * share / xmax
+        body.append(
+            f"<rect x='{label_w}' y='{y + 5}' width='{max(w, 1.0):.1f}' height='{row_h - 10}' "
+            f"fill='{colour}'><title>{100 * share:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
+            f"</title></rect>"
+        )
+        x1, x2 = label_w + pw * lo / xmax, label_w + pw * hi / xmax
+        cy = y + row_h / 2
+        body.append(
+            f"<line x1='{x1:.1f}' y1='{cy:.1f}' x2='{x2:.1f}' y2='{cy:.1f}' stroke='black'/>"
+        )
+        for x in (x1, x2):
+            body.append(
+                f"<line x1='{x:.1f}' y1='{cy - 5:.1f}' x2='{x:.1f}' y2='{cy + 5:.1f}' "
+                "stroke='black'/>"
+            )
+        fx = label_w + pw * fair / xmax
+        body.append(
+            f"<line x1='{fx:.1f}' y1='{y + 2}' x2='{fx:.1f}' y2='{y + row_h - 2}' "
+            f"stroke='{ORANGE}' stroke-width='3'/>"
+        )
+        body.append(
+            f"<text x='{max(x2, label_w + w) + 6:.1f}' y='{y + 17}' font-size='11'>"
+            f"{100 * share:.1f} %</text>"
+        )
+    body.append(
+        f"<text x='{W / 2}' y='{height - 26}' text-anchor='middle'><tspan fill='{BLUE}'>■ "
+        f"clearly better</tspan>   <tspan fill='{GREY}'>■ not shown better</tspan>   "
+        f"<tspan fill='{ORANGE}'>| fair share</tspan></text>"
+    )
+    body.append(
+        f"<text x='{W / 2}' y='{height - 10}' text-anchor='middle' font-size='11'>"
+        f"share of rounds won, with its 95 % interval; "
+        f"{int(ladder['rounds_per_pairing']):,} rounds per pairing</text>"
+    )
+    return _svg(title, body, height)
+
+
 def charts_of(key: str, sec: dict[str, Any], playing_time: dict[str, Any]) -> dict[str, str]:
     """Every chart of one player count's section, by name (``round-length``, ``wins``,
-    ``clauses``)."""
+    ``clauses``, and ``skill-ladder`` when the section has a ladder)."""
     st = sec["stats"]
-    return {
+    extra: dict[str, str] = {}
+    if sec.get("skill_ladder"):
+        extra["skill-ladder"] = ladder_svg(
+            sec["skill_ladder"], f"{key} players: skill ladder (stronger bot's share of rounds)"
+        )
+    return extra | {
         "round-length": round_length_svg(
             st.get("turns_histogram", {}),
             float(playing_time["seconds_per_turn"]),

@@ -4,6 +4,7 @@ check's JSON, Markdown and terminal summary."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import typer
@@ -47,7 +48,19 @@ def test_check_with_ladder(check_app: typer.Typer, tmp_path: Path) -> None:
     ladder = report["players"]["2"]["skill_ladder"]
     assert ladder["rounds_per_pairing"] == 6
     assert len(ladder["pairings"]) == 6
-    assert "### Skill ladder, 2 players" in md.read_text()
+    text = md.read_text()
+    assert "### Skill ladder, 2 players" in text
+    # the ladder chart sits beside the report, linked from it: one bar per pairing,
+    # each with its interval's whiskers and a fair-share tick
+    chart = tmp_path / "r.2p.skill-ladder.svg"
+    assert "(r.2p.skill-ladder.svg)" in text
+    root = ET.fromstring(chart.read_text())
+    bars = [e for e in root.iter() if e.tag.endswith("rect") and e.find("{*}title") is not None]
+    assert len(bars) == 6
+    labels = "".join(e.text or "" for e in root.iter() if e.tag.endswith("text"))
+    for p in ladder["pairings"]:
+        assert f"{p['bot']} vs {p['against']}" in labels
+        assert f"{100 * p['share']:.1f} %" in labels
     assert "skill ladder: Skill gap: pimc wins" in result.stdout
     bad = CliRunner().invoke(check_app, [*args[:5], "--ladder", "--ladder-rounds", "0"])
     assert bad.exit_code == 2
