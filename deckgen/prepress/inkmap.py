@@ -11,15 +11,12 @@ prepress desk looks at. Works on any CMYK PDF (the booklet's print edition too).
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckgen.errors import ResourceError
+from deckgen.prepress.ghostscript import render_cmyk
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -42,36 +39,7 @@ class PageInk:
 
 def render_cmyk_pages(pdf: Path, *, dpi: int = INK_DPI) -> list[Image.Image]:
     """Every page of ``pdf`` as a CMYK image rendered by Ghostscript."""
-    from PIL import Image
-
-    gs = shutil.which("gs")
-    if gs is None:
-        raise ResourceError(
-            "Ghostscript (gs) is needed to render the ink map",
-            fix="install it (scripts/sysdeps.sh does), e.g. apt-get install ghostscript",
-        )
-    with tempfile.TemporaryDirectory(prefix="deckgen-ink-") as tmp:
-        subprocess.run(
-            [
-                gs,
-                "-q",
-                "-dNOPAUSE",
-                "-dBATCH",
-                "-dSAFER",
-                "-sDEVICE=tiff32nc",
-                f"-r{dpi}",
-                f"-sOutputFile={Path(tmp) / 'p%04d.tif'}",
-                str(pdf),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-        pages = []
-        for path in sorted(Path(tmp).glob("p*.tif")):
-            with Image.open(path) as image:
-                pages.append(image.convert("CMYK"))
-        return pages
+    return render_cmyk(pdf, dpi=dpi, purpose="render the ink map")
 
 
 def page_ink(pages: Sequence[Image.Image], limit_percent: float) -> list[PageInk]:

@@ -31,7 +31,6 @@ Ghostscript reading the files with ``-dPDFSTOPONERROR``.
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 import uuid
 import zlib
@@ -39,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from deckgen.errors import InputError, ResourceError
+from deckgen.errors import InputError
 
 if TYPE_CHECKING:
     import pikepdf
@@ -379,41 +378,17 @@ def _walk(
 
 def _render_cmyk(pdf: pikepdf.Pdf, page_number: int, dpi: int) -> Image.Image:
     """Page ``page_number`` (1-based) rendered by Ghostscript as a CMYK image."""
-    import shutil
+    from deckgen.prepress.ghostscript import render_cmyk
 
-    from PIL import Image
-
-    gs = shutil.which("gs")
-    if gs is None:
-        raise ResourceError(
-            "Ghostscript (gs) is needed to flatten transparency for PDF/X-1a",
-            fix="install it (scripts/sysdeps.sh does) or choose a PDF/X-4 vendor",
-        )
     with tempfile.TemporaryDirectory(prefix="deckgen-flatten-") as tmp:
-        source, target = Path(tmp) / "in.pdf", Path(tmp) / "page.tif"
+        source = Path(tmp) / "in.pdf"
         pdf.save(source)
-        subprocess.run(
-            [
-                gs,
-                "-q",
-                "-dNOPAUSE",
-                "-dBATCH",
-                "-dSAFER",
-                "-sDEVICE=tiff32nc",
-                f"-r{dpi}",
-                "-dUseTrimBox=false",
-                f"-dFirstPage={page_number}",
-                f"-dLastPage={page_number}",
-                f"-sOutputFile={target}",
-                str(source),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
-        with Image.open(target) as image:
-            image.load()
-            return image.convert("CMYK")
+        pages = render_cmyk(
+            source, dpi=dpi, purpose="flatten transparency for PDF/X-1a",
+            fix="install it (scripts/sysdeps.sh does) or choose a PDF/X-4 vendor",
+            first_page=page_number, last_page=page_number, media_box=True, timeout=300,
+        )  # fmt: skip
+    return pages[0]
 
 
 def _image_dpi(placement: _Placement) -> int:
