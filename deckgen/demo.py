@@ -91,12 +91,17 @@ def _demo_match(stage: Path) -> list[str]:
     return ["rules/card-domino-match.json", "rules/card-domino-match.txt"]
 
 
+CHECKS = "checks"
+"""The demo's folder of rules check reports (with their charts and example records)."""
+
+
 def _demo_checks(stage: Path, reporter: Reporter) -> list[str]:
-    """The rules check of every bundled rules file: check-<id>.json and .md (the card
-    domino with more rounds; see docs/rules-check.md)."""
+    """The rules check of every bundled rules file: checks/check-<id>.json and .md with
+    their charts (the card domino with more rounds; see docs/rules-check.md)."""
     from deckgen.rulecheck.bundled import check_bundled
 
-    return [p.relative_to(stage).as_posix() for p in check_bundled(stage, reporter=reporter)]
+    paths = check_bundled(stage / CHECKS, reporter=reporter)
+    return [p.relative_to(stage).as_posix() for p in paths]
 
 
 def _demo_booklets(stage: Path, reporter: Reporter) -> list[str]:
@@ -110,7 +115,7 @@ def _demo_booklets(stage: Path, reporter: Reporter) -> list[str]:
         stage / "booklet",
         langs=("de", "en"),
         deck=images_dir() / "demo-deck.toml",
-        check_report=load_check_report(stage / f"check-{DEMO_RULES}.json"),
+        check_report=load_check_report(stage / CHECKS / f"check-{DEMO_RULES}.json"),
         impose=True,
         age=6,
         reporter=reporter,
@@ -131,7 +136,7 @@ def _demo_train_booklets(stage: Path, reporter: Reporter) -> list[str]:
         TRAIN_RULES,
         stage / TRAIN_RULES,
         langs=("de", "en"),
-        check_report=load_check_report(stage / f"check-{TRAIN_RULES}.json"),
+        check_report=load_check_report(stage / CHECKS / f"check-{TRAIN_RULES}.json"),
         reporter=reporter,
     )
     return [p.relative_to(stage).as_posix() for p in paths]
@@ -158,38 +163,42 @@ _DESCRIPTIONS = {
 }
 
 
-_CHARTS = {
-    "round-length": "chart: how many turns and minutes a round takes",
-    "wins": "chart: win rates by seat, rounds and matches, with intervals",
-    "clauses": "chart: how often each rule decides a round",
-}
-
-
 def _describe(name: str) -> str:
     if name in _DESCRIPTIONS:
         return _DESCRIPTIONS[name]
-    if name.startswith("check-") and name.endswith(".svg"):
-        rules_id, players, chart = name[6:-4].rsplit(".", 2)
-        if chart in _CHARTS:
-            return f"{_CHARTS[chart]} ({rules_id}, {players.removesuffix('p')} players)"
-    if name.startswith("check-") and name.endswith(".json"):
-        return f"rules check report of {name[6:-5]} (versioned JSON)"
-    if name.startswith("check-") and name.endswith(".md"):
-        return f"rules check report of {name[6:-3]}, readable"
+    base = name.removeprefix(f"{CHECKS}/")
+    if base.startswith("check-") and base.endswith(".json"):
+        return f"rules check report of {base[6:-5]} (versioned JSON)"
+    if base.startswith("check-") and base.endswith(".md"):
+        return f"rules check report of {base[6:-3]}, readable, with its charts"
     return ""
+
+
+def _is_report(name: str) -> bool:
+    base = name.removeprefix(f"{CHECKS}/")
+    return base.startswith("check-") and base.endswith(".json")
+
+
+def _listed(name: str) -> bool:
+    """Index rows: every file but the check's charts and example records, which the
+    Markdown reports link to."""
+    return not name.startswith(f"{CHECKS}/") or name.endswith((".md",)) or _is_report(name)
 
 
 def _verdicts(stage: Path, written: list[str]) -> list[str]:
     lines = []
     for name in written:
-        if name.startswith("check-") and name.endswith(".json"):
+        if _is_report(name):
             report = json.loads((stage / name).read_text(encoding="utf-8"))
             lines.append(f"- `{report.get('rules', {}).get('id', name)}`: {report['verdict']}")
     return lines
 
 
 def _index(stage: Path, written: list[str]) -> str:
-    rows = "\n".join(f"| [`{name}`]({name}) | {_describe(name)} |" for name in sorted(written))
+    rows = "\n".join(
+        f"| [`{name}`]({name}) | {_describe(name)} |" for name in sorted(written) if _listed(name)
+    )
+    charts = sum(1 for name in written if not _listed(name))
     verdicts = "\n".join(_verdicts(stage, written))
     return f"""# deckgen demo
 
@@ -202,6 +211,9 @@ rules file. Made by `make demo` (`deckgen demo`).
 | file | what it is |
 |---|---|
 {rows}
+
+The rules check reports in `{CHECKS}/` link to the {charts} further files beside them
+(charts, and example game records where a report has any).
 
 Rules check verdicts (`ok`: no gap, no invariant broken, no design warning; `warn`: the
 rules play, but the report lists design warnings; clauses never reached are listed in
