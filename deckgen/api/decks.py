@@ -170,10 +170,6 @@ def _check_offset_has_sheets(options: PrintOptions, deck: LoadedDeck) -> None:
 
 def _export_steps(deck: LoadedDeck, tts: bool, profile: str | None) -> list[OutputStep]:
     """The export steps (before the print step, which may turn the PDFs into CMYK)."""
-    from deckgen.batch.printing import preset_outputs
+    from deckgen.export.steps import export_steps
 
-    if tts or "tts" in preset_outputs(deck, profile):
-        from deckgen.export.tts import tts_step
-
-        return [tts_step]
-    return []
+    return export_steps(deck, tts=tts, preset=profile)

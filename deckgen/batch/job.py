@@ -44,14 +44,9 @@ def order_record(order: Order) -> dict[str, object]:
 
 def output_steps(settings: BatchSettings, deck: LoadedDeck) -> list[OutputStep]:
     """The export steps a deck of the batch runs before the print step."""
-    from deckgen.batch.printing import preset_outputs
+    from deckgen.export.steps import export_steps
 
-    steps: list[OutputStep] = []
-    if settings.tts or "tts" in preset_outputs(deck):
-        from deckgen.export.tts import tts_step
-
-        steps.append(tts_step)
-    return steps
+    return export_steps(deck, tts=settings.tts)
 
 
 def build_order(

@@ -2,6 +2,7 @@
 
 - :mod:`.tts`: a Tabletop Simulator saved object (face sheets, back, JSON) for
   playtesting online, as a ``deck build`` output step.
+- :mod:`.steps`: which exports a build runs (the options and the vendor preset).
 - :mod:`.showcase`: a marketing picture of the deck (a fanned hand, a domino line on a
   table, the box cover).
 
