@@ -25,7 +25,7 @@ from deckgen.booklet.html import PageFormat, page_format, render_html
 from deckgen.booklet.i18n import check_language
 from deckgen.booklet.model import CardPicture
 from deckgen.booklet.paper import plan_sheet
-from deckgen.booklet.printedition import PrintOptions, finished, no_scaling
+from deckgen.booklet.printedition import PrintOptions, finished, no_scaling, origin_at_zero
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import PROJECT_ROOT, images_dir
@@ -273,7 +273,11 @@ def make_booklets(
             pages = pdf
             if printing.edition:
                 pages = no_scaling(
-                    render_booklet_pdf(prepared, lang, page, age=age, style=style, bleed_mm=bleed)
+                    origin_at_zero(
+                        render_booklet_pdf(
+                            prepared, lang, page, age=age, style=style, bleed_mm=bleed
+                        )
+                    )
                 )
                 atomic.write_bytes(stage / f"booklet-{lang}-press.pdf", finished(pages, printing))
                 names.append(f"booklet-{lang}-press.pdf")

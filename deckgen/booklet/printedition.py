@@ -21,6 +21,7 @@ exactly the file that would otherwise be written.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,6 +108,93 @@ def no_scaling(pdf: bytes) -> bytes:
         buf = io.BytesIO()
         doc.save(buf, deterministic_id=True)
         return buf.getvalue()
+
+
+PAGE_BOXES = ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox", "/ArtBox")
+
+
+def _shifted(box: object, dx: float, dy: float) -> object:
+    import pikepdf
+
+    x0, y0, x1, y1 = (float(v) for v in box)  # type: ignore[attr-defined]
+    return pikepdf.Array(
+        [round(x0 + dx, 6), round(y0 + dy, 6), round(x1 + dx, 6), round(y1 + dy, 6)]
+    )
+
+
+def origin_at_zero(pdf: bytes) -> bytes:
+    """``pdf`` with every page's MediaBox starting at (0, 0).
+
+    WeasyPrint lays bleed out beyond the page's origin, so a page's MediaBox starts at
+    (-bleed, -bleed): valid PDF, but preflight tools and some RIPs flag a negative page
+    origin. Each such page's content is moved by (+bleed, +bleed) with a ``cm`` around
+    its content stream, and its page boxes, link rectangles and link targets with it:
+    the page prints exactly as before.
+    """
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        moved: dict[tuple[int, int], tuple[float, float]] = {}
+        for page in doc.pages:
+            x0, y0 = (float(v) for v in list(page.mediabox)[:2])
+            if x0 == 0 and y0 == 0:
+                continue
+            dx, dy = -x0, -y0
+            moved[page.obj.objgen] = (dx, dy)
+            page.contents_coalesce()
+            page.contents_add(f"q 1 0 0 1 {dx:.6f} {dy:.6f} cm\n".encode(), prepend=True)
+            page.contents_add(b"\nQ\n", prepend=False)
+            for name in PAGE_BOXES:
+                if name in page.obj:
+                    page.obj[name] = _shifted(page.obj[name], dx, dy)
+            for annot in page.obj.get("/Annots", []):
+                if "/Rect" in annot:
+                    annot.Rect = _shifted(annot.Rect, dx, dy)
+                if "/QuadPoints" in annot:
+                    q = [float(v) for v in annot.QuadPoints]
+                    annot.QuadPoints = pikepdf.Array(
+                        [round(v + (dx if i % 2 == 0 else dy), 6) for i, v in enumerate(q)]
+                    )
+        if moved:
+            _shift_destinations(doc, moved)
+        buf = io.BytesIO()
+        doc.save(buf, deterministic_id=True)
+        return buf.getvalue()
+
+
+def _shift_destinations(doc: object, moved: dict[tuple[int, int], tuple[float, float]]) -> None:
+    """Every explicit ``[page /XYZ left top zoom]`` destination onto a moved page (links,
+    outline entries, named destinations) is moved with it."""
+    import pikepdf
+
+    assert isinstance(doc, pikepdf.Pdf)
+    seen: set[tuple[int, int]] = set()
+    stack: list[object] = [doc.Root]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, (pikepdf.Dictionary, pikepdf.Array)) and obj.is_indirect:
+            if obj.objgen in seen:
+                continue
+            seen.add(obj.objgen)
+        if isinstance(obj, pikepdf.Array):
+            if (
+                len(obj) >= 4
+                and isinstance(obj[0], pikepdf.Dictionary)
+                and obj[0].objgen in moved
+                and obj[1] == pikepdf.Name.XYZ
+            ):
+                dx, dy = moved[obj[0].objgen]
+                for k, d in ((2, dx), (3, dy)):
+                    with contextlib.suppress(TypeError, ValueError):  # null: kept as is
+                        obj[k] = round(float(obj[k]) + d, 6)
+                continue
+            stack.extend(v for v in obj if isinstance(v, (pikepdf.Dictionary, pikepdf.Array)))
+        elif isinstance(obj, pikepdf.Dictionary):
+            for key, v in obj.items():
+                if key in ("/Parent", "/P", "/Pg"):  # back-pointers: reached from above
+                    continue
+                if isinstance(v, (pikepdf.Dictionary, pikepdf.Array)):
+                    stack.append(v)
 
 
 def finished(pdf: bytes, options: PrintOptions) -> bytes:
