@@ -25,7 +25,7 @@ from deckgen.engine import make_bots
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.chunks import ChunkTask, run_chunk
-from deckgen.rulecheck.decisions import DecisionCount, decisions_of_task
+from deckgen.rulecheck.decisions import DecisionCount
 from deckgen.rulecheck.fastline import unsupported
 from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
 from deckgen.rulecheck.feasibility import feasibility
@@ -48,8 +48,6 @@ JUDGE_SHARE = 100
 JUDGE_MIN = 1000
 """... and at least this many rounds (all of them when fewer are asked for)."""
 MAX_ROUNDS = 10_000_000
-DECISION_ROUNDS = 400
-"""Rounds of the sample that counts decision moves and the branching factor."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +85,8 @@ class Run:
     why_not_fast: str | None
     seed: int
     decisions: DecisionCount | None = None
-    """Decision moves and branching factor from a sample of its own."""
+    """Decision moves and branching factor, from the judge's rounds with invariant
+    checks."""
 
 
 @dataclass
@@ -265,13 +264,8 @@ def run_check(
         import numpy  # noqa: F401  (once here, not once per forked worker)
 
     with _executor(workers) as pool:
-        # the pilot chunks first (they size the others), then the decision samples,
-        # which need no sizing, so the workers are busy while the pilots come back
+        # the pilot chunks first, in the pool (they size the others)
         pilots = [pool.submit(run_chunk, _ref_task(plan, 0)) for plan in plans]
-        decisions = {
-            plan.key: pool.submit(decisions_of_task, plan.base, min(DECISION_ROUNDS, opts.rounds))
-            for plan in plans
-        }
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
             plan.ref_done[0] = pilot
@@ -326,7 +320,6 @@ def run_check(
                 task = FastTask(plan.base, nxt, plan.fast_size)
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()
-        counted = {key: fut.result() for key, fut in decisions.items()}
 
     runs = []
     for plan in plans:
@@ -340,7 +333,7 @@ def run_check(
             stats, path = judge, "reference"
         runs.append(
             Run(plan.players, plan.lineup, plan.bots, stats, judge, path, plan.why_not_fast,
-                plan.base.seed, counted[plan.key])
+                plan.base.seed, judge.decisions)
         )  # fmt: skip
     return CheckResult(spec, opts, runs, feas, workers, time.perf_counter() - started)
 

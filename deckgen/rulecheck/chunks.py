@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from deckgen.engine import Engine, InvariantError, make_bots, play_match
+from deckgen.engine.players import Player
+from deckgen.rulecheck.decisions import Counting, DecisionCount, count_match
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.tally import Failure, PlayTally
 from deckgen.rulespec import RuleSpec, rules_from_data
@@ -68,9 +70,15 @@ def run_chunk(task: ChunkTask) -> PlayTally:
         setup_seconds=task.setup_seconds,
     )
     tally.drawable = drawable_tiles(spec, task.players)
+    if task.check_invariants:
+        tally.decisions = DecisionCount()
     for k in range(task.first, task.first + task.count):
         seed = match_seed(task.seed, k)
-        bots = make_bots(list(task.bots), task.players, seed)
+        bots: list[Player] = make_bots(list(task.bots), task.players, seed)
+        counting: list[Counting] = []
+        if tally.decisions is not None:  # the engine's general path plays these anyway
+            counting = [Counting(b, tally.decisions) for b in bots]
+            bots = list(counting)
         try:
             result = play_match(engine, bots, seed)
         except InvariantError as exc:
@@ -81,4 +89,7 @@ def run_chunk(task: ChunkTask) -> PlayTally:
             tally.failures.append(Failure(seed, "exception", last))
             continue
         tally.add_match(result, seed, side_of, checked=task.check_invariants)
+        if tally.decisions is not None:
+            count_match(counting, sum(r.turns for r in result.rounds), tally.decisions)
+            tally.decisions.rounds += len(result.rounds)
     return tally

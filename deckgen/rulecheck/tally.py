@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from deckgen.engine import MatchResult, RoundResult
+from deckgen.rulecheck.decisions import DecisionCount
 from deckgen.rulecheck.stats import Mean, Proportion, Tally
 
 DEFAULT_SECONDS_PER_TURN = 10.0
@@ -98,6 +99,9 @@ class PlayTally:
     decided_at: Mean = field(default_factory=Mean)
     """Per match with one winner: the share of its rounds played until the winner led
     for good (1.0: only the last round decided it)."""
+    decisions: DecisionCount | None = None
+    """Decision moves and branching factor, counted on the rounds played with invariant
+    checks (None: no such rounds)."""
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -223,6 +227,10 @@ class PlayTally:
             self.turn_hist[turns] = self.turn_hist.get(turns, 0) + k
         self.invariant_rounds += other.invariant_rounds
         self.engine_rounds += other.engine_rounds
+        if other.decisions is not None:
+            if self.decisions is None:
+                self.decisions = DecisionCount()
+            self.decisions.merge(other.decisions)
 
 
 def lead_story(points: Sequence[Sequence[int]], winners: Sequence[int]) -> tuple[int, float | None]:

@@ -1,0 +1,99 @@
+"""Decision moves and the branching factor are counted on the judge's own rounds (those
+played with invariant checks), by bots that only count: the matches are the same as
+without counting, and the counts agree with the legal moves of the rounds played."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deckgen.engine import Engine, make_bots, play_match
+from deckgen.engine.moves import Move
+from deckgen.engine.players import Player, PlayerView
+from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.chunks import ChunkTask, match_seed, run_chunk
+from deckgen.rulecheck.decisions import Counting, DecisionCount
+from deckgen.rulespec import load_rules
+
+
+def _task(rules: str, players: int, bots: tuple[str, ...], checked: bool) -> ChunkTask:
+    spec = load_rules(rules)
+    return ChunkTask(
+        spec.raw, str(spec.path) if spec.path else None, spec.sha256, players, bots, 7, 0, 12,
+        checked, 10.0, 60.0,
+    )  # fmt: skip
+
+
+def test_counting_does_not_change_the_matches() -> None:
+    for rules, players, bots in (
+        ("two-player", 2, ("random",)),
+        ("double-twelve", 3, ("greedy", "random")),
+    ):
+        counted = run_chunk(_task(rules, players, bots, True))
+        plain = run_chunk(_task(rules, players, bots, False))
+        assert counted.decisions is not None
+        assert plain.decisions is None
+        assert counted.rounds == plain.rounds
+        assert counted.turns.to_json() == plain.turns.to_json()
+        assert [p.to_json() for p in counted.points] == [p.to_json() for p in plain.points]
+        assert counted.match_winner.to_json() == plain.match_winner.to_json()
+        assert counted.decisions.rounds == counted.rounds
+
+
+class _Recorder:
+    """A random bot that writes down how many distinct moves it was offered."""
+
+    name = "random"
+
+    def __init__(self, inner: Player, seen: list[int]) -> None:
+        self.inner = inner
+        self.seen = seen
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        self.seen.append(len({(m.tile, m.value) for m in moves}))
+        return self.inner.choose(view, moves)
+
+
+def test_counts_agree_with_the_moves_offered() -> None:
+    """A second count, by another wrapper around the same bots, of the same matches."""
+    spec = load_rules("card-domino")
+    task = _task("card-domino", 3, ("random",), True)
+    tally = run_chunk(task)
+    count = tally.decisions
+    assert count is not None
+    engine = Engine(spec, 3, check_invariants=True)
+    seen: list[int] = []
+    turns = 0
+    for k in range(task.count):
+        seed = match_seed(task.seed, k)
+        bots: list[Player] = [_Recorder(b, seen) for b in make_bots(["random"], 3, seed)]
+        result = play_match(engine, bots, seed)
+        turns += sum(r.turns for r in result.rounds)
+    assert count.turns == turns
+    assert count.choices == sum(1 for k in seen if k >= 2)
+    unasked = turns - len(seen)
+    assert count.options.count == turns
+    assert abs(count.options.mean - (sum(seen) + unasked) / turns) < 1e-9
+
+
+def test_the_check_reports_decisions_from_the_judge() -> None:
+    spec = load_rules("two-player")
+    result = run_check(spec, CheckOptions(rounds=3000, workers=1, judge_rounds=1000))
+    (run,) = result.runs
+    assert run.path == "fast"
+    assert run.decisions is not None
+    assert run.decisions.rounds == run.judge.invariant_rounds >= 1000
+    assert 0 < run.decisions.choices < run.decisions.turns
+
+
+def test_counts_merge() -> None:
+    a, b = DecisionCount(), DecisionCount()
+    wrapped = Counting(make_bots(["random"], 2, 1)[0], a)
+    assert wrapped.name == "random"
+    a.turns, a.choices, a.rounds = 10, 4, 2
+    b.turns, b.choices, b.rounds = 5, 1, 1
+    a.options.add(3)
+    b.options.add(1)
+    a.merge(b)
+    assert (a.turns, a.choices, a.rounds) == (15, 5, 3)
+    assert a.options.count == 2
+    assert a.options.mean == 2.0
