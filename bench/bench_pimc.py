@@ -49,6 +49,7 @@ from deckgen.engine import Engine, Move, PlayerView, make_bots  # noqa: E402
 from deckgen.engine.bots import bot_rng  # noqa: E402
 from deckgen.engine.pimc import PimcBot  # noqa: E402
 from deckgen.engine.players import Player, SmartBot  # noqa: E402
+from deckgen.engine.state import RoundState  # noqa: E402
 from deckgen.rulecheck.stats import wilson  # noqa: E402
 from deckgen.rulespec import load_rules  # noqa: E402
 
@@ -182,7 +183,7 @@ class AlphaBetaSeat:
             return moves[0]
         d = self.d
         state = view.round
-        assert state is not None
+        assert isinstance(state, RoundState)
         board = d.Board()
         played: list[Any] = []
         for a in view.history:

@@ -76,8 +76,10 @@ def main() -> None:
 
             source = "the real double-12 deck (deckgen.deck.build, demo pictures)"
         except ImportError:
-            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "print"))
+            helpers = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "prepress"
+            sys.path.insert(0, str(helpers))
             from PIL import Image
+
             from print_synthetic import make_deck_pdfs
 
             pictures = {

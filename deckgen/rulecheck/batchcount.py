@@ -13,12 +13,16 @@ contradicts the fast path's own statistics.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.stats import Mean, mean_of
 from deckgen.rulecheck.tally import PlayTally
 from deckgen.rulespec import RuleSpec
+
+if TYPE_CHECKING:
+    from deckgen.rulecheck.arrays import Flags, Floats, Ints
+    from deckgen.rulecheck.fastline import Rounds
 
 END_OUT, END_BLOCKED, END_RESERVE = 0, 1, 2
 """The fast path's end codes (``fastline.END_CODES`` order)."""
@@ -41,7 +45,24 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
     return tuple(out)
 
 
-def count_batch(tally: PlayTally, spec: RuleSpec, ms: Any) -> None:
+class MatchBatch(Protocol):
+    """What :func:`count_batch` reads of a batch of whole matches (the fast path's
+    :class:`~deckgen.rulecheck.fastmatch.Matches`, which imports this module)."""
+
+    @property
+    def rounds(self) -> Rounds: ...
+
+    @property
+    def match_of(self) -> Ints: ...
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def winners(self) -> Flags: ...
+
+
+def count_batch(tally: PlayTally, spec: RuleSpec, ms: MatchBatch) -> None:
     """Add the clause counts and the other round facts of a batch of matches to ``tally``.
 
     ``ms`` is the fast path's ``Matches``: ``rounds`` (arrays ``end``, ``turns``,
@@ -58,7 +79,7 @@ def count_batch(tally: PlayTally, spec: RuleSpec, ms: Any) -> None:
     draws = np.asarray(rounds.draws)
     sc = spec.params.scoring
     out = end == END_OUT
-    masks: dict[str, Any] = {
+    masks: dict[str, Flags] = {
         "end.out": out,
         "end.blocked": end == END_BLOCKED,
         "end.reserve": end == END_RESERVE,
@@ -96,7 +117,7 @@ def count_batch(tally: PlayTally, spec: RuleSpec, ms: Any) -> None:
     tally.decided_at.merge(part)
 
 
-def lead_arrays(points: Any, match_of: Any, matches: int) -> tuple[Any, Any, Any]:
+def lead_arrays(points: Ints, match_of: Ints, matches: int) -> tuple[Ints, Ints, Floats]:
     """Per match: lead changes, the sole leader after the last round (-1: none), and
     the share of rounds until that leader led alone for good.
 

@@ -15,11 +15,12 @@ heaviest tiles fits. Scoring is :class:`FastLine`'s.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 import numpy as np
 
 from deckgen.engine.tables import Tables
+from deckgen.rulecheck.arrays import Flags, Hands, Ints
 from deckgen.rulecheck.fastline import (
     Deals,
     FastLine,
@@ -72,7 +73,7 @@ class FastBoard(FastLine):
         self.value_starts = np.cumsum([0] + [len(b) for b in by_value[:-1]])
 
     # ------------------------------------------------------------------ deals
-    def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
+    def _shuffle(self, rng: np.random.Generator, count: int) -> tuple[Hands, Ints]:
         order = rng.random((count, self.ntiles)).argsort(axis=1)
         h = self.t.hand_size
         hands = np.zeros((count, self.n, self.ntiles), dtype=bool)
@@ -81,7 +82,7 @@ class FastBoard(FastLine):
             hands[rows, s, order[:, s * h : (s + 1) * h]] = True
         return hands, order[:, self.n * h :]
 
-    def _redo(self, hands: np.ndarray, first_rule: np.ndarray) -> np.ndarray:
+    def _redo(self, hands: Hands, first_rule: Flags) -> Flags:
         bad = np.zeros(hands.shape[0], dtype=bool)
         k = self.t.redeal_doubles
         if k:
@@ -97,15 +98,15 @@ class FastBoard(FastLine):
             bad |= first_rule & none
         return bad
 
-    def _holder(self, hands: np.ndarray, tile: int) -> np.ndarray:
+    def _holder(self, hands: Hands, tile: int) -> Ints:
         held = hands[:, :, int(tile)]
         return np.where(held.any(axis=1), held.argmax(axis=1), -1)
 
-    def hand_values(self, hands: np.ndarray) -> np.ndarray:
+    def hand_values(self, hands: Hands) -> Ints:
         return np.asarray(hands.astype(np.int64) @ self.value, dtype=np.int64)
 
     # ------------------------------------------------------------------ helpers
-    def _present(self, ends: np.ndarray, count: np.ndarray) -> np.ndarray:
+    def _present(self, ends: Ints, count: Ints) -> Flags:
         """(rounds, values) booleans: the numbers showing on an open end."""
         rows = ends.shape[0]
         valid = np.arange(ends.shape[1]) < count[:, None]
@@ -113,11 +114,11 @@ class FastBoard(FastLine):
         vp[np.arange(rows)[:, None], np.where(valid, ends, self.values)] = True
         return vp[:, : self.values]
 
-    def _first_end(self, ends: np.ndarray, count: np.ndarray, v: np.ndarray) -> np.ndarray:
+    def _first_end(self, ends: Ints, count: Ints, v: Ints) -> Ints:
         valid = np.arange(ends.shape[1]) < count[:, None]
         return np.asarray(((ends == v[:, None]) & valid).argmax(axis=1), dtype=np.int64)
 
-    def _pick(self, weights: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _pick(self, weights: Ints, k: Ints) -> tuple[Ints, Ints]:
         """The tile holding position ``k`` of the cumulated weights, and the offset in it."""
         cum = np.cumsum(weights, axis=1, dtype=np.int32)
         tile = (cum <= k[:, None]).sum(axis=1)
@@ -129,8 +130,8 @@ class FastBoard(FastLine):
         return tile, k - before
 
     def _kernel_pick(
-        self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray, k: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, legal: Flags, ends: Ints, count: Ints, k: Ints
+    ) -> tuple[Ints, Ints]:
         """The ``k``-th placement in the kernel's move order, as (tile, end value).
 
         The kernel lists, for each distinct end value in end order, the legal tiles
@@ -161,8 +162,8 @@ class FastBoard(FastLine):
         return tile, value
 
     def _greedy_move(
-        self, legal: np.ndarray, ends: np.ndarray, count: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self, legal: Flags, ends: Ints, count: Ints
+    ) -> tuple[Ints, Ints]:
         """(tile, value played on) of the greedy bot, in the engine's move order."""
         vals = np.where(legal, self.value, -1)
         best = vals.max(axis=1)
@@ -182,17 +183,17 @@ class FastBoard(FastLine):
 
     def _draw(
         self,
-        w: np.ndarray,
-        SV: np.ndarray,
-        H: np.ndarray,
-        seat: np.ndarray,
-        top: np.ndarray,
-        left: np.ndarray,
-        drew: np.ndarray,
-        legal: np.ndarray,
-        has: np.ndarray,
-        end: np.ndarray,
-        fits: np.ndarray,
+        w: Ints,
+        SV: Ints,
+        H: Flags,
+        seat: Ints,
+        top: Ints,
+        left: Ints,
+        drew: Ints,
+        legal: Flags,
+        has: Flags,
+        end: Ints,
+        fits: Flags,
     ) -> None:
         """Rounds ``w`` cannot play: draw one tile after another, all at once.
 
@@ -234,11 +235,11 @@ class FastBoard(FastLine):
     def play(
         self,
         deals: Deals,
-        starter: np.ndarray,
-        lead_tile: np.ndarray,
-        lead_any: np.ndarray,
+        starter: Ints,
+        lead_tile: Ints,
+        lead_any: Flags,
         kinds: tuple[str, ...],
-        rng: Any,
+        rng: np.random.Generator | RoundStreams,
     ) -> Rounds:
         """Play one round from each deal (see :meth:`FastLine.play`)."""
         t = self.t
@@ -252,7 +253,7 @@ class FastBoard(FastLine):
         can_draw = t.draw != "none"
         must = t.must_play_drawn
         cross_all = self.cross_all
-        hands = deals.hands.copy()
+        hands = cast("Flags", deals.hands).copy()  # this path deals boolean hands (_shuffle)
         rest = deals.rest
         size = rest.shape[1]
         r_end = np.full(g, -1, dtype=np.int64)
@@ -267,7 +268,7 @@ class FastBoard(FastLine):
         seat = starter.astype(np.int64)
         taken_at = np.full(g, size, dtype=np.int64)
 
-        def start(rows: np.ndarray, tile: np.ndarray) -> None:
+        def start(rows: Ints, tile: Ints) -> None:
             dbl = self.is_double[tile]
             cross = dbl & (cross_all | spin_open[rows])
             a = lo[tile]
@@ -346,7 +347,7 @@ class FastBoard(FastLine):
             vhi = vp[:, hi]
             fits = vlo | vhi
             legal = hand & fits
-            has = legal.any(axis=1)
+            has = np.asarray(legal.any(axis=1), dtype=bool)
             drew = np.zeros(L, dtype=np.int64)
             if can_draw:
                 need = np.nonzero(live0 & ~has)[0]
@@ -428,6 +429,6 @@ class FastBoard(FastLine):
         )
 
 
-def fits_v(vp: np.ndarray, v: np.ndarray) -> np.ndarray:
+def fits_v(vp: Flags, v: Ints) -> Flags:
     """Whether number ``v`` (one per round) shows on an open end of that round."""
     return np.asarray(vp[np.arange(len(v)), v], dtype=bool)

@@ -20,7 +20,7 @@ gaps; this path only counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
@@ -28,6 +28,8 @@ from deckgen.tiles import Tile
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from deckgen.rulecheck.arrays import Flags, Floats, Hands, Ints, Masks, MaskType
 
 END_CODES = ("out", "blocked", "reserve")
 """``Rounds.end`` holds indices into this tuple."""
@@ -55,7 +57,7 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
     return None
 
 
-def put_back_doubles(rest: np.ndarray, is_double: np.ndarray, rng: Any) -> np.ndarray:
+def put_back_doubles(rest: Ints, is_double: Flags, rng: np.random.Generator) -> Ints:
     """Each stock (a row, draw order) with its turned-up doubles put back, as the engine.
 
     While a row's top tile is a double, it goes back at a uniformly random place below
@@ -83,18 +85,18 @@ class RoundStreams:
     generator per round. Deals must come as the kernel recorded them (a skipped double
     already put back)."""
 
-    def __init__(self, numbers: np.ndarray) -> None:
+    def __init__(self, numbers: Floats) -> None:
         import numpy as np
 
         self.numbers = numbers
         self.k = np.zeros(numbers.shape[0], dtype=np.int64)
 
-    def random(self, rows: np.ndarray) -> np.ndarray:
+    def random(self, rows: Ints) -> Floats:
         """The next number of each round in ``rows`` (not yet used up)."""
-        out: np.ndarray = self.numbers[rows, self.k[rows]]
+        out: Floats = self.numbers[rows, self.k[rows]]
         return out
 
-    def used(self, rows: np.ndarray) -> None:
+    def used(self, rows: Ints) -> None:
         """Rounds ``rows`` made a random decision with their number."""
         self.k[rows] += 1
 
@@ -102,18 +104,18 @@ class RoundStreams:
 class _Generator:
     """Numbers straight from a numpy generator (the rules check's batches)."""
 
-    def __init__(self, rng: Any) -> None:
+    def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def random(self, rows: np.ndarray) -> np.ndarray:
-        out: np.ndarray = self.rng.random(len(rows))
+    def random(self, rows: Ints) -> Floats:
+        out: Floats = self.rng.random(len(rows))
         return out
 
-    def used(self, rows: np.ndarray) -> None:
+    def used(self, rows: Ints) -> None:
         pass
 
 
-def decision_numbers(rng: Any) -> RoundStreams | _Generator:
+def decision_numbers(rng: np.random.Generator | RoundStreams) -> RoundStreams | _Generator:
     """``rng`` as a source of decision numbers: a :class:`RoundStreams` as it is, or a
     numpy generator."""
     return rng if isinstance(rng, RoundStreams) else _Generator(rng)
@@ -124,9 +126,9 @@ class Deals:
     """Deals as arrays: ``hands`` (rounds, players) bitmasks and ``rest`` (rounds, k)
     deck indices in draw order (the first drawn first), as the engine deals them."""
 
-    hands: np.ndarray
-    rest: np.ndarray
-    redeals: np.ndarray | None = None
+    hands: Hands
+    rest: Ints
+    redeals: Ints | None = None
     """How often each deal was redone under the redeal rules (None: never)."""
 
 
@@ -134,20 +136,20 @@ class Deals:
 class Rounds:
     """The outcome of each round of a batch (arrays, one entry per round)."""
 
-    end: np.ndarray
-    out_seat: np.ndarray
-    starter: np.ndarray
-    turns: np.ndarray
-    draws: np.ndarray
-    passes: np.ndarray
-    played: np.ndarray
-    hand_values: np.ndarray
+    end: Ints
+    out_seat: Ints
+    starter: Ints
+    turns: Ints
+    draws: Ints
+    passes: Ints
+    played: Ints
+    hand_values: Ints
     """(rounds, players)"""
-    points: np.ndarray
+    points: Ints
     """(rounds, sides)"""
-    winners: np.ndarray
+    winners: Flags
     """(rounds, sides) booleans"""
-    redeals: np.ndarray
+    redeals: Ints
 
     @staticmethod
     def concat(parts: list[Rounds]) -> Rounds:
@@ -168,9 +170,9 @@ class FastLine:
         self.t = t
         n = self.n = t.players
         self.ntiles = len(t.tiles)
-        self.dtype: Any = np.uint32 if self.ntiles <= 32 else np.uint64
-        self.bit = np.array([1 << i for i in range(self.ntiles)], dtype=self.dtype)
-        self.suit = np.array(t.suit, dtype=self.dtype)
+        self.dtype: MaskType = np.uint32 if self.ntiles <= 32 else np.uint64
+        self.bit: Masks = np.array([1 << i for i in range(self.ntiles)], dtype=self.dtype)
+        self.suit: Masks = np.array(t.suit, dtype=self.dtype)
         self.lo = np.array(t.lo, dtype=np.int64)
         self.hi = np.array(t.hi, dtype=np.int64)
         self.value = np.array(t.value, dtype=np.int64)
@@ -197,7 +199,7 @@ class FastLine:
         )
 
     # ------------------------------------------------------------------ deals
-    def _shuffle(self, rng: Any, count: int) -> tuple[Any, Any]:
+    def _shuffle(self, rng: np.random.Generator, count: int) -> tuple[Hands, Ints]:
         import numpy as np
 
         order = rng.random((count, self.ntiles)).argsort(axis=1)
@@ -207,7 +209,7 @@ class FastLine:
             hands[:, s] = np.bitwise_or.reduce(self.bit[order[:, s * h : (s + 1) * h]], axis=1)
         return hands, order[:, self.n * h :]
 
-    def _redo(self, hands: np.ndarray, first_rule: np.ndarray) -> np.ndarray:
+    def _redo(self, hands: Hands, first_rule: Flags) -> Flags:
         """Deals the rules deal again: too many doubles in a hand, or (where the
         first-round starter rule applies) no starting double with ``no_double = redeal``."""
         import numpy as np
@@ -228,7 +230,7 @@ class FastLine:
             bad |= first_rule & ((dealt & want) == 0)
         return bad
 
-    def deal(self, rng: Any, count: int, first_rule: np.ndarray | None = None) -> Deals:
+    def deal(self, rng: np.random.Generator, count: int, first_rule: Flags | None = None) -> Deals:
         """``count`` uniformly shuffled deals, each dealt again while the redeal rules
         say so (``first_rule`` marks the deals whose starter the first-round rule picks)."""
         import numpy as np
@@ -248,14 +250,14 @@ class FastLine:
             idx = idx[self._redo(h2, first_rule[idx])]
         return Deals(hands, rest, redeals)
 
-    def _holder(self, hands: np.ndarray, tile: int) -> np.ndarray:
+    def _holder(self, hands: Hands, tile: int) -> Ints:
         """The seat holding ``tile`` in each deal, or -1."""
         import numpy as np
 
         held = (hands & self.bit[tile]) != 0
         return np.where(held.any(axis=1), held.argmax(axis=1), -1)
 
-    def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:
+    def first_rule(self, hands: Hands, lead_any: bool) -> tuple[Ints, Ints]:
         """(starter, forced lead tile or -1) per deal under the first-round rule."""
         import numpy as np
 
@@ -292,7 +294,7 @@ class FastLine:
         return starter, lead
 
     # ------------------------------------------------------------------ helpers
-    def _low_index(self, m: np.ndarray) -> np.ndarray:
+    def _low_index(self, m: Masks) -> Ints:
         import numpy as np
 
         low = m & (~m + self.dtype(1))
@@ -301,7 +303,7 @@ class FastLine:
         out[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
         return out
 
-    def _kth(self, m: np.ndarray, k: np.ndarray) -> np.ndarray:
+    def _kth(self, m: Masks, k: Ints) -> Ints:
         """Index of the ``k``-th lowest set bit of each mask (k counts from 0)."""
         import numpy as np
 
@@ -311,7 +313,7 @@ class FastLine:
             m = np.where(k > j, m & (m - one), m)
         return self._low_index(m)
 
-    def _greedy(self, legal: np.ndarray, s0: np.ndarray, s1: np.ndarray) -> tuple[Any, Any]:
+    def _greedy(self, legal: Masks, s0: Masks, s1: Masks) -> tuple[Ints, Ints]:
         """The greedy bot's move: heaviest tile, first in engine order on ties."""
         import numpy as np
 
@@ -331,11 +333,11 @@ class FastLine:
     def play(
         self,
         deals: Deals,
-        starter: np.ndarray,
-        lead_tile: np.ndarray,
-        lead_any: np.ndarray,
+        starter: Ints,
+        lead_tile: Ints,
+        lead_any: Flags,
         kinds: tuple[str, ...],
-        rng: Any,
+        rng: np.random.Generator | RoundStreams,
     ) -> Rounds:
         """Play one round from each deal.
 
@@ -569,15 +571,15 @@ class FastLine:
 
     def _results(
         self,
-        end: np.ndarray,
-        out_seat: np.ndarray,
-        starter: np.ndarray,
-        turns: np.ndarray,
-        draws: np.ndarray,
-        passes: np.ndarray,
-        played: np.ndarray,
-        hands: np.ndarray,
-        redeals: np.ndarray,
+        end: Ints,
+        out_seat: Ints,
+        starter: Ints,
+        turns: Ints,
+        draws: Ints,
+        passes: Ints,
+        played: Ints,
+        hands: Hands,
+        redeals: Ints,
     ) -> Rounds:
         hv = self.hand_values(hands)
         winners, points = self.score(end, out_seat, hv)
@@ -585,14 +587,14 @@ class FastLine:
             end, out_seat, starter, turns, draws, passes, played, hv, points, winners, redeals
         )
 
-    def hand_values(self, hands: np.ndarray) -> np.ndarray:
+    def hand_values(self, hands: Hands) -> Ints:
         import numpy as np
 
         bits = (hands[..., None] & self.bit) != 0
         return np.asarray(bits @ self.value, dtype=np.int64)
 
     # ------------------------------------------------------------------ scoring
-    def score(self, end: np.ndarray, out_seat: np.ndarray, hv: np.ndarray) -> tuple[Any, Any]:
+    def score(self, end: Ints, out_seat: Ints, hv: Ints) -> tuple[Flags, Ints]:
         """(winners (rounds, sides) bool, points (rounds, sides)) as the engine scores."""
         import numpy as np
 
@@ -608,7 +610,7 @@ class FastLine:
         w = self.side_of[out_seat[rows]]
         win[rows, w] = True
 
-        def bands(x: np.ndarray) -> np.ndarray:
+        def bands(x: Ints) -> Ints:
             return x if sc.bands is None else x // sc.bands + 1
 
         if sc.method == "penalty":

@@ -15,7 +15,7 @@ the matches still running, and so on, with the match end decided as the engine's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from deckgen.engine.match import MAX_ROUNDS
 from deckgen.engine.tables import compile_tables
@@ -25,6 +25,11 @@ from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
 from deckgen.rulecheck.stats import Proportion, mean_of
 from deckgen.rulecheck.tally import PlayTally
 from deckgen.rulespec import RuleSpec
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from deckgen.rulecheck.arrays import Flags, Ints
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,10 @@ class Matches:
     """The rounds of a batch of matches and who won each match."""
 
     rounds: Rounds
-    match_of: Any
+    match_of: Ints
     """(rounds,) the match each round belongs to."""
     count: int
-    winners: Any
+    winners: Flags
     """(matches, sides) booleans: the match's winning sides."""
 
     def slice(self, first: int, stop: int) -> Matches:
@@ -79,15 +84,18 @@ def fast_line(task: ChunkTask) -> FastLine:
     return line
 
 
-def _leaders(totals: Any, contenders: Any) -> Any:
+def _leaders(totals: Ints, contenders: Flags) -> Flags:
     import numpy as np
 
     masked = np.where(contenders, totals, np.iinfo(np.int64).min)
     best = masked.max(axis=1)
-    return contenders & (totals == best[:, None])
+    leading: Flags = totals == best[:, None]
+    return contenders & leading
 
 
-def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+def play_matches(
+    line: FastLine, rng: np.random.Generator, matches: int, kinds: tuple[str, ...]
+) -> Matches:
     """Play ``matches`` matches to their end."""
     m = line.spec.params.match
     if m.end == "rounds" and m.tie != "play_on":
@@ -95,7 +103,9 @@ def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...])
     return _waves(line, rng, matches, kinds)
 
 
-def _fixed(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+def _fixed(
+    line: FastLine, rng: np.random.Generator, matches: int, kinds: tuple[str, ...]
+) -> Matches:
     """Every round of every match in one batch (match-major order)."""
     import numpy as np
 
@@ -125,7 +135,9 @@ def _fixed(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Ma
     return Matches(r, np.repeat(np.arange(matches), per), matches, winners)
 
 
-def _waves(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+def _waves(
+    line: FastLine, rng: np.random.Generator, matches: int, kinds: tuple[str, ...]
+) -> Matches:
     """Round by round for the matches still running."""
     import numpy as np
 
@@ -138,7 +150,7 @@ def _waves(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Ma
     prev_starter = np.zeros(matches, dtype=np.int64)
     active = np.arange(matches)
     parts: list[Rounds] = []
-    ids: list[Any] = []
+    ids: list[Ints] = []
     played = 0
     while len(active):
         k = len(active)
@@ -176,7 +188,7 @@ def _waves(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Ma
     return Matches(Rounds.concat(parts), np.concatenate(ids), matches, winners)
 
 
-def tally_matches(tally: PlayTally, ms: Matches, side_of: Any) -> None:
+def tally_matches(tally: PlayTally, ms: Matches, side_of: Ints) -> None:
     """Count a batch of whole matches into ``tally``."""
     import numpy as np
 

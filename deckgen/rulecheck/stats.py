@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 Z95 = 1.959963984540054
 
@@ -149,7 +152,7 @@ class Tally:
         return {key: self.share(key).to_json() for key in sorted(self.counts)}
 
 
-def mean_of(values: Any) -> Mean:
+def mean_of(values: ArrayLike) -> Mean:
     """A :class:`Mean` of a whole numpy array (or sequence) at once, mergeable as usual."""
     import numpy as np
 

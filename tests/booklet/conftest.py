@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,12 @@ def labelled_pdf(pages: int, *, width_pt: float = 419.53, height_pt: float = 595
 
 
 @pytest.fixture
-def make_labelled_pdf():  # type: ignore[no-untyped-def]
+def make_labelled_pdf() -> Callable[[int], bytes]:
     return labelled_pdf
 
 
 @pytest.fixture(scope="session")
-def card_domino_booklets(tmp_path_factory):  # type: ignore[no-untyped-def]
+def card_domino_booklets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The card-domino booklets (A5, German and English, imposed too), made once for
     all pytest-xdist workers (the first one makes them under a file lock)."""
     import fcntl

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pypdfium2 as pdfium
 import pytest
 
@@ -33,12 +35,14 @@ def _halves(pdf: bytes) -> list[tuple[str, str]]:
         (1, [("", "P1"), ("", "")]),
     ],
 )
-def test_page_order_by_footer(make_labelled_pdf, pages: int, expected) -> None:  # type: ignore[no-untyped-def]
+def test_page_order_by_footer(
+    make_labelled_pdf: Callable[[int], bytes], pages: int, expected: list[tuple[str, str]]
+) -> None:
     imposed = impose_saddle_stitch(make_labelled_pdf(pages))
     assert _halves(imposed) == expected
 
 
-def test_sheet_is_two_pages_wide(make_labelled_pdf) -> None:  # type: ignore[no-untyped-def]
+def test_sheet_is_two_pages_wide(make_labelled_pdf: Callable[[int], bytes]) -> None:
     import io
 
     import pypdf

@@ -26,7 +26,7 @@ def _flat(text: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_rule_numbers_in_text(card_domino_booklets, lang: str) -> None:  # type: ignore[no-untyped-def]
+def test_rule_numbers_in_text(card_domino_booklets: dict[str, Path], lang: str) -> None:
     rules = load_rules("card-domino")
     reader = pypdf.PdfReader(card_domino_booklets[f"booklet-{lang}.pdf"])  # text as pypdf reads it
     text = _flat(" ".join(page.extract_text() for page in reader.pages))
@@ -48,7 +48,7 @@ def test_rule_numbers_in_text(card_domino_booklets, lang: str) -> None:  # type:
     assert bonus in text
 
 
-def test_page_footer_and_running_header(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_page_footer_and_running_header(card_domino_booklets: dict[str, Path]) -> None:
     for lang, label in (("de", "Seite {} von {}"), ("en", "Page {} of {}")):
         pages = _texts(card_domino_booklets[f"booklet-{lang}.pdf"])
         assert len(pages) >= 6
@@ -57,7 +57,7 @@ def test_page_footer_and_running_header(card_domino_booklets) -> None:  # type: 
         assert label.format(1, len(pages)) not in pages[0]  # the title page has none
 
 
-def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_outline_and_contents_page_numbers(card_domino_booklets: dict[str, Path]) -> None:
     path = card_domino_booklets["booklet-en.pdf"]
     reader = pypdf.PdfReader(path)
     top = [item for item in reader.outline if not isinstance(item, list)]
@@ -88,7 +88,9 @@ def test_outline_and_contents_page_numbers(card_domino_booklets) -> None:  # typ
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_tagged_pdf_ua_with_embedded_fonts(card_domino_booklets, lang: str) -> None:  # type: ignore[no-untyped-def]
+def test_tagged_pdf_ua_with_embedded_fonts(
+    card_domino_booklets: dict[str, Path], lang: str
+) -> None:
     reader = pypdf.PdfReader(card_domino_booklets[f"booklet-{lang}.pdf"])
     root: Any = reader.trailer["/Root"]
     assert "/StructTreeRoot" in root
@@ -110,7 +112,7 @@ def test_tagged_pdf_ua_with_embedded_fonts(card_domino_booklets, lang: str) -> N
     assert fonts > 0
 
 
-def test_pictures_are_real_cards_and_small(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_pictures_are_real_cards_and_small(card_domino_booklets: dict[str, Path]) -> None:
     path = card_domino_booklets["booklet-en.pdf"]
     reader = pypdf.PdfReader(path)
     images = {img.data for page in reader.pages for img in page.images}
@@ -118,7 +120,7 @@ def test_pictures_are_real_cards_and_small(card_domino_booklets) -> None:  # typ
     assert path.stat().st_size < 300_000
 
 
-def test_title_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_title_page_pixels(card_domino_booklets: dict[str, Path]) -> None:
     doc = pdfium.PdfDocument(str(card_domino_booklets["booklet-de.pdf"]))
     im = doc[0].render(scale=72 / 72).to_pil().convert("RGB")
     w, h = im.size
@@ -132,7 +134,7 @@ def test_title_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-unt
     assert light > panel.width * panel.height * 0.3
 
 
-def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_imposed_print_pdf_order(card_domino_booklets: dict[str, Path]) -> None:
     from deckgen.booklet.imposition import padded_sequence, sheet_sides
 
     single = pypdf.PdfReader(card_domino_booklets["booklet-en.pdf"])
@@ -156,7 +158,7 @@ def test_imposed_print_pdf_order(card_domino_booklets) -> None:  # type: ignore[
                 assert "Card Domino" in text
 
 
-def test_pdf_is_byte_stable_enough_to_reparse(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_pdf_is_byte_stable_enough_to_reparse(card_domino_booklets: dict[str, Path]) -> None:
     data = card_domino_booklets["booklet-de.pdf"].read_bytes()
     metadata = pypdf.PdfReader(io.BytesIO(data)).metadata
     assert metadata is not None
@@ -164,7 +166,7 @@ def test_pdf_is_byte_stable_enough_to_reparse(card_domino_booklets) -> None:  # 
     assert metadata.title.startswith("Karten-Domino")
 
 
-def test_diagram_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-untyped-def]
+def test_diagram_page_pixels(card_domino_booklets: dict[str, Path]) -> None:
     """The play page shows the later position: a tile outlined in red, blue end marks,
     and light tile faces with dark pips, all inside the text block."""
     path = card_domino_booklets["booklet-en.pdf"]
@@ -188,7 +190,9 @@ def test_diagram_page_pixels(card_domino_booklets) -> None:  # type: ignore[no-u
         assert all(sum(c) > 720 for c in column)
 
 
-def test_same_inputs_give_the_same_bytes(card_domino_booklets, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_same_inputs_give_the_same_bytes(
+    card_domino_booklets: dict[str, Path], tmp_path: Path
+) -> None:
     from deckgen.booklet.make import make_booklets
 
     again = make_booklets("card-domino", tmp_path, langs=("en",), impose=True, age=6)

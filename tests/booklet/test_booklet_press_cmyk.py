@@ -2,7 +2,7 @@
 
 ``deckgen rules booklet --print --impose`` is run as a user runs it; its press edition
 and imposed sheets are then checked with the independent PDF/X requirement checks of
-``tests/prepress/pdfx_checks.py``, Ghostscript with ``-dPDFSTOPONERROR``, and
+``tests/helpers/prepress/pdfx_checks.py``, Ghostscript with ``-dPDFSTOPONERROR``, and
 Ghostscript separations (``tiffsep``): under the body text the cyan, magenta and yellow
 plates carry no ink, the black plate all of it.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import cast
 
@@ -20,8 +19,6 @@ import pypdfium2 as pdfium
 import pytest
 import typer
 from typer.testing import CliRunner
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "prepress"))
 
 from pdfx_checks import pdfx_problems
 from separations import plates

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from deck_testkit import render_page, write_deck
+from numpy.typing import NDArray
 from PIL import Image
 
 from deckgen.deck.geometry import MM
@@ -24,18 +25,18 @@ from deckgen.resources import images_dir
 DPI = 150.0
 
 
-def _rows(mask: np.ndarray) -> tuple[int, int]:
+def _rows(mask: NDArray[np.bool_]) -> tuple[int, int]:
     rows = np.flatnonzero(mask.any(axis=1))
     assert rows.size, "nothing found"
     return int(rows[0]), int(rows[-1])
 
 
-def _cols(mask: np.ndarray) -> tuple[int, int]:
+def _cols(mask: NDArray[np.bool_]) -> tuple[int, int]:
     cols = np.flatnonzero(mask.any(axis=0))
     return int(cols[0]), int(cols[-1])
 
 
-def _red_and_ink(pdf: bytes) -> tuple[np.ndarray, np.ndarray]:
+def _red_and_ink(pdf: bytes) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     px = np.asarray(render_page(pdf, 0, DPI)).astype(int)
     red = (px[..., 0] > 200) & (px[..., 1] < 60) & (px[..., 2] < 60)
     ink = (px[..., 0] < 110) & (px[..., 1] < 110) & (px[..., 2] < 110)

@@ -24,6 +24,7 @@ from deckgen.engine.backends import lean
 from deckgen.engine.players import GreedyBot, Player, RandomBot
 from deckgen.engine.results import Action
 from deckgen.engine.tables import compile_tables
+from deckgen.rulecheck.arrays import Hands
 from deckgen.rulecheck.fastboard import FastBoard
 from deckgen.rulecheck.fastline import END_CODES, Deals, FastLine, RoundStreams, unsupported
 from deckgen.rulespec import RuleSpec, list_rules, load_rules
@@ -220,7 +221,7 @@ def _check_numpy(
     g = len(rounds)
     tiles = len(spec.dset)
     if board:
-        hands: np.ndarray = np.zeros((g, n, tiles), dtype=bool)
+        hands: Hands = np.zeros((g, n, tiles), dtype=bool)
     else:
         hands = np.zeros((g, n), dtype=engine_line.dtype)
     first = rounds[0].result.deal

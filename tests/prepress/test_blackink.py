@@ -13,7 +13,6 @@ from pathlib import Path
 import pikepdf
 import pytest
 from PIL import Image
-from separations import plates
 
 from deckgen.prepress.blackink import (
     colour_uses,
@@ -24,6 +23,7 @@ from deckgen.prepress.blackink import (
     text_cmyk,
 )
 from deckgen.prepress.preflight import PreflightRules, preflight_pdf
+from separations import plates
 
 DPI = 300
 
@@ -163,7 +163,7 @@ def test_colour_uses_follow_q_and_painting() -> None:
     pdf = pikepdf.new()
     instructions = list(pikepdf.parse_content_stream(pdf.make_stream(stream)))
     uses = colour_uses(instructions)
-    ops = [str(op) for _, op in instructions]
+    ops = [str(instruction.operator) for instruction in instructions]
     first, second = ops.index("rg"), ops.index("rg", 1)
     assert uses[first] == {"fill"}
     assert uses[second] == {"text"}

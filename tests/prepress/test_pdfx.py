@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from pdfx_checks import pdfx_problems, xmp_values
 
 from deckgen.prepress.pdfout import save_pdf
 from deckgen.prepress.pdfx import flatten_transparency, make_pdfx
+from pdfx_checks import pdfx_problems, xmp_values
 
 
 def _gs_errors(path: Path) -> str:

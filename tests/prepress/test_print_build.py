@@ -105,19 +105,24 @@ def test_presets_from_deck_file(tmp_path: Path, preset: str) -> None:
 
 
 def test_options_from_deck_file_preset_and_back_offset() -> None:
-    from types import SimpleNamespace
-
+    from deckgen.deck.spec import deck_from_data
     from deckgen.prepress.printstep import options_for
 
-    spec = SimpleNamespace(preset="home-a4", back_offset_mm=(1.0, -2.0))
-    deck = SimpleNamespace(spec=spec, safe_mm=5.0, path=Path("deck.toml"))
-    options = options_for(None, deck)  # type: ignore[arg-type]
+    data = {
+        "name": "offset",
+        "set": "double-3",
+        "preset": "home-a4",
+        "back_offset_mm": [1.0, -2.0],
+        "card": {"safe_mm": 5.0},
+    }
+    deck = deck_from_data(data, path=Path("deck.toml"))
+    options = options_for(None, deck)
     assert options.preset is not None
     assert options.preset.name == "home-a4"
     assert options.back_offset_mm == (1.0, -2.0)
     assert options.safe_mm == 5.0
     given = PrintOptions(preset=load_preset("meinspiel"), back_offset_mm=(0.5, 0.5))
-    options = options_for(given, deck)  # type: ignore[arg-type]
+    options = options_for(given, deck)
     assert options.preset is not None
     assert options.preset.name == "meinspiel"
     assert options.back_offset_mm == (0.5, 0.5)

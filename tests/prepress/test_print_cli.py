@@ -8,18 +8,19 @@ from pathlib import Path
 import pikepdf
 from PIL import Image
 from pypdf import PdfReader
+from typer.testing import CliRunner
 
 from deckgen.cli import app
 
 
-def _new_deck(runner, folder: Path, *extra: str) -> Path:
+def _new_deck(runner: CliRunner, folder: Path, *extra: str) -> Path:
     deck = folder / "deck.toml"
     result = runner.invoke(app, ["deck", "new", str(deck), "--set", "double-3", "-q", *extra])
     assert result.exit_code == 0, result.output
     return deck
 
 
-def test_presets_listing(runner) -> None:
+def test_presets_listing(runner: CliRunner) -> None:
     result = runner.invoke(app, ["deck", "presets", "--json"])
     assert result.exit_code == 0, result.output
     names = [p["name"] for p in json.loads(result.stdout)["presets"]]
@@ -29,7 +30,7 @@ def test_presets_listing(runner) -> None:
     assert "meinspiel" in table.stdout
 
 
-def test_build_sheets_png_listed_in_manifest(runner, tmp_path: Path) -> None:
+def test_build_sheets_png_listed_in_manifest(runner: CliRunner, tmp_path: Path) -> None:
     deck = _new_deck(runner, tmp_path)
     out = tmp_path / "out"
     args = ["deck", "build", str(deck), "--out", str(out), "--sheets", "Letter"]
@@ -53,7 +54,7 @@ def test_build_sheets_png_listed_in_manifest(runner, tmp_path: Path) -> None:
     assert Image.open(out / "png" / "002-0-0.png").size == (768, 1146)  # 65 x 97 mm at 300 dpi
 
 
-def test_build_cmyk_and_preset(runner, tmp_path: Path) -> None:
+def test_build_cmyk_and_preset(runner: CliRunner, tmp_path: Path) -> None:
     deck = _new_deck(runner, tmp_path, "--preset", "meinspiel")
     out = tmp_path / "out"
     result = runner.invoke(app, ["deck", "build", str(deck), "--out", str(out), "-q"])
@@ -72,7 +73,7 @@ def test_build_cmyk_and_preset(runner, tmp_path: Path) -> None:
         assert "/OutputIntents" not in pdf.Root
 
 
-def test_check_names_low_dpi_card(runner, tmp_path: Path) -> None:
+def test_check_names_low_dpi_card(runner: CliRunner, tmp_path: Path) -> None:
     deck = _new_deck(runner, tmp_path)
     Image.new("RGB", (50, 50), (220, 30, 30)).save(tmp_path / "tiny.png")
     text = deck.read_text()
@@ -94,7 +95,7 @@ def test_check_names_low_dpi_card(runner, tmp_path: Path) -> None:
     assert "50 x 50 px" in plain.stdout
 
 
-def test_calibrate_and_bad_options(runner, tmp_path: Path) -> None:
+def test_calibrate_and_bad_options(runner: CliRunner, tmp_path: Path) -> None:
     target = tmp_path / "cal.pdf"
     result = runner.invoke(app, ["deck", "calibrate", "--out", str(target), "--paper", "A3", "-q"])
     assert result.exit_code == 0, result.output
@@ -109,7 +110,7 @@ def test_calibrate_and_bad_options(runner, tmp_path: Path) -> None:
         assert not out.exists()
 
 
-def test_back_offset_needs_sheets_and_a_measurable_value(runner, tmp_path: Path) -> None:
+def test_back_offset_needs_sheets_and_a_measurable_value(runner: CliRunner, tmp_path: Path) -> None:
     deck = _new_deck(runner, tmp_path)
     out = tmp_path / "out"
     base = ["deck", "build", str(deck), "--out", str(out), "--no-preview", "-q"]
@@ -123,7 +124,7 @@ def test_back_offset_needs_sheets_and_a_measurable_value(runner, tmp_path: Path)
     assert fine.exit_code == 0, fine.output
 
 
-def test_every_pdf_of_a_build_asks_not_to_be_scaled(runner, tmp_path: Path) -> None:
+def test_every_pdf_of_a_build_asks_not_to_be_scaled(runner: CliRunner, tmp_path: Path) -> None:
     deck = _new_deck(runner, tmp_path, "--preset", "meinspiel")
     out = tmp_path / "out"
     result = runner.invoke(

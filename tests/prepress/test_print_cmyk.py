@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pikepdf
 from PIL import Image
-from print_synthetic import deck_labels, make_deck_pdfs
 
 from deckgen.prepress.cmyk import convert_pdf, rgb_image_to_cmyk
 from deckgen.prepress.iccprofile import profile_path
 from deckgen.prepress.imposition import SheetOptions, impose_sheets
 from deckgen.prepress.pdfout import save_pdf
+from pixels import channels
+from print_synthetic import deck_labels, make_deck_pdfs
 
 
 def _images(pdf: pikepdf.Pdf) -> list[pikepdf.PdfImage]:
@@ -23,7 +24,7 @@ def _images(pdf: pikepdf.Pdf) -> list[pikepdf.PdfImage]:
 
 
 def test_pure_red_becomes_sensible_cmyk() -> None:
-    c, m, y, k = rgb_image_to_cmyk(Image.new("RGB", (2, 2), (255, 0, 0))).getpixel((0, 0))  # type: ignore[misc]
+    c, m, y, k = channels(rgb_image_to_cmyk(Image.new("RGB", (2, 2), (255, 0, 0))), (0, 0))
     assert c < 0.05 * 255
     assert k < 0.1 * 255
     assert m > 0.85 * 255
@@ -47,7 +48,7 @@ def test_cmyk_pdf(tmp_path: Path) -> None:
         assert len(images) == 1
         assert images[0].colorspace == "/DeviceCMYK"
         assert images[0].mode == "CMYK"
-        c, m, y, k = images[0].as_pil_image().getpixel((60, 60))  # type: ignore[misc]
+        c, m, y, k = channels(images[0].as_pil_image(), (60, 60))
         assert c < 13
         assert m > 216
         assert y > 216
@@ -62,13 +63,13 @@ def test_cmyk_pdf(tmp_path: Path) -> None:
         assert str(pdf.docinfo["/Trapped"]) == "/False"
         assert str(pdf.Root.ViewerPreferences.PrintScaling) == "/None"
         for page in pdf.pages:
-            ops = {str(op) for _, op in pikepdf.parse_content_stream(page)}
+            ops = {str(i.operator) for i in pikepdf.parse_content_stream(page)}
             assert "rg" not in ops
             assert "RG" not in ops
             assert "k" in ops
         # text in pure black is K only
         text_page = pikepdf.parse_content_stream(pdf.pages[0])
-        blacks = [list(map(float, o)) for o, op in text_page if str(op) == "k"]
+        blacks = [list(map(float, i.operands)) for i in text_page if str(i.operator) == "k"]
         assert [0.0, 0.0, 0.0, 1.0] in blacks
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+from types import ModuleType
 
 import pytest
 
@@ -11,7 +12,7 @@ from deckgen.prepress import blackink, pdfx, presets, sheetlayout
 
 
 @pytest.mark.parametrize("module", [blackink, pdfx, presets, sheetlayout, units])
-def test_doctests(module: object) -> None:
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
+def test_doctests(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 
 from deckgen.prepress.cardfiles import interleave_back_front, split_cards
 from deckgen.prepress.presets import load_preset
@@ -16,9 +16,16 @@ from deckgen.progress import CollectingReporter
 PT = 72 / 25.4
 
 
-def _box_mm(page, name: str) -> tuple[float, float]:
+def _box_mm(page: PageObject, name: str) -> tuple[float, float]:
     box = [float(v) for v in getattr(page, name)]
     return (round((box[2] - box[0]) / PT, 2), round((box[3] - box[1]) / PT, 2))
+
+
+def _contents(page: PageObject) -> bytes:
+    """The page's decoded content stream (a page without one fails the test)."""
+    contents = page.get_contents()
+    assert contents is not None, "the page has no content stream"
+    return contents.get_data()
 
 
 def test_meinspiel_per_card_files(meinspiel_deck: tuple[Path, Path], tmp_path: Path) -> None:
@@ -61,11 +68,11 @@ def test_drivethrucards_back_front_order(deck7: tuple[Path, Path], tmp_path: Pat
     reader = PdfReader(out)
     assert len(reader.pages) == 2 * 38
     labels = ["cover"] + [f"{a}-{b}" for a in range(8) for b in range(a, 8)] + ["imprint"]
-    back_contents = reader.pages[0].get_contents().get_data()  # type: ignore[union-attr]
+    back_contents = _contents(reader.pages[0])
     for i, label in enumerate(labels):
         back_page, front_page = reader.pages[2 * i], reader.pages[2 * i + 1]
         assert back_page.extract_text().strip() == ""
-        assert back_page.get_contents().get_data() == back_contents  # type: ignore[union-attr]
+        assert _contents(back_page) == back_contents
         assert front_page.extract_text().strip() == label
         assert _box_mm(front_page, "trimbox") == (63.0, 88.0)
         assert _box_mm(back_page, "trimbox") == (63.0, 88.0)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
-from print_synthetic import deck_labels, make_deck_pdfs
 
 from deckgen.prepress.cmyk import convert_pdf
 from deckgen.prepress.preflight import PreflightRules, card_labels, preflight_build, preflight_pdf
+from print_synthetic import deck_labels, make_deck_pdfs
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +57,10 @@ def test_safe_margin_and_fonts(checked_deck: Path) -> None:
     assert len(data["pictures"]) == 3
 
 
-def _manifest(folder: Path) -> dict:
-    return json.loads((folder / "manifest.json").read_text())
+def _manifest(folder: Path) -> dict[str, Any]:
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert isinstance(manifest, dict)
+    return manifest
 
 
 def test_rgb_in_cmyk_job_and_ink(checked_deck: Path, tmp_path: Path) -> None:

@@ -9,12 +9,12 @@ from pathlib import Path
 import pikepdf
 import pytest
 from PIL import Image
-from print_synthetic import deck_labels, make_deck_pdfs
 from pypdf import PdfReader
 
 from deckgen.prepress.presets import load_preset
 from deckgen.prepress.printout import PrintOptions, make_print_outputs, planned_outputs
 from deckgen.progress import CollectingReporter
+from print_synthetic import deck_labels, make_deck_pdfs
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,8 @@ def test_sheets_without_preset(source: Path, tmp_path: Path) -> None:
     assert result.cards_per_sheet == 9  # 1 mm of bleed kept: 9 poker cards instead of 4
     reader = PdfReader(folder / "sheets.pdf")
     assert len(reader.pages) == 4
-    assert str(reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"]) == "/DuplexFlipShortEdge"
+    with pikepdf.open(folder / "sheets.pdf") as pdf:
+        assert str(pdf.Root.ViewerPreferences.Duplex) == "/DuplexFlipShortEdge"
     assert (folder / "calibration.pdf").is_file()
     assert {"sheets.pdf", "calibration.pdf", "png/back.png"} <= {f.path for f in result.files}
 

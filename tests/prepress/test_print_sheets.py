@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pikepdf
 import pytest
-from pixels import dark_centroid_mm, render
 from pypdf import PdfReader
 
 from deckgen.errors import InputError
@@ -15,7 +14,9 @@ from deckgen.prepress.calibration import behind, targets_mm, write_calibration
 from deckgen.prepress.imposition import SheetOptions, impose_sheets, paper_size
 from deckgen.prepress.marks import mark_segments
 from deckgen.prepress.pdfout import save_pdf
+from deckgen.prepress.presets import Duplex
 from deckgen.prepress.sheetlayout import compute_layout
+from pixels import dark_centroid_mm, grey, render
 
 PT = 72 / 25.4
 
@@ -76,9 +77,11 @@ def test_no_marks_for_empty_slots(deck7: tuple[Path, Path], tmp_path: Path) -> N
     two = len(mark_segments(layout, 2))
     assert two < full
     last_front = imposed.pdf.pages[-2]
-    strokes = sum(1 for _, op in pikepdf.parse_content_stream(last_front) if str(op) == "S")
+    strokes = sum(1 for i in pikepdf.parse_content_stream(last_front) if str(i.operator) == "S")
     first_front = imposed.pdf.pages[0]
-    full_strokes = sum(1 for _, op in pikepdf.parse_content_stream(first_front) if str(op) == "S")
+    full_strokes = sum(
+        1 for i in pikepdf.parse_content_stream(first_front) if str(i.operator) == "S"
+    )
     assert full_strokes == full
     assert strokes == two
     xs, ys = layout.trim_lines(2)
@@ -120,9 +123,11 @@ def _centres_match(sheets: Path, opts: SheetOptions, page_pair: int, cards_on_sh
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
-def test_backs_land_behind_fronts(deck7: tuple[Path, Path], tmp_path: Path, duplex: str) -> None:
+def test_backs_land_behind_fronts(
+    deck7: tuple[Path, Path], tmp_path: Path, duplex: Duplex
+) -> None:
     cards, back = deck7
-    opts = SheetOptions(paper="A4", duplex=duplex, bleed_mm=1.0)  # type: ignore[arg-type]
+    opts = SheetOptions(paper="A4", duplex=duplex, bleed_mm=1.0)
     result = impose_sheets(cards, back, opts)
     assert (result.layout.per_sheet, result.sheets, result.cards) == (9, 5, 38)
     out = save_pdf(result.pdf, tmp_path / "sheets.pdf")
@@ -133,12 +138,12 @@ def test_backs_land_behind_fronts(deck7: tuple[Path, Path], tmp_path: Path, dupl
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_turned_cards_and_their_backs(
-    deck7: tuple[Path, Path], tmp_path: Path, duplex: str
+    deck7: tuple[Path, Path], tmp_path: Path, duplex: Duplex
 ) -> None:
     """On Letter with the full 3 mm bleed the cards lie turned (8 a sheet instead of 4),
     and every back still lands behind its front."""
     cards, back = deck7
-    opts = SheetOptions(paper="Letter", duplex=duplex, bleed_mm=3.0)  # type: ignore[arg-type]
+    opts = SheetOptions(paper="Letter", duplex=duplex, bleed_mm=3.0)
     result = impose_sheets(cards, back, opts)
     assert result.layout.rotated
     assert result.layout.per_sheet == 8
@@ -178,11 +183,11 @@ def test_crop_marks_outside_bleed(deck7: tuple[Path, Path], tmp_path: Path) -> N
     px = 300 / 25.4
     row = int((297 - gy1 - 2.0) * px)
     for x in xs:
-        assert min(image.getpixel((int(x * px) + d, row)) for d in (-2, -1, 0, 1, 2)) < 80
+        assert min(grey(image, (int(x * px) + d, row)) for d in (-2, -1, 0, 1, 2)) < 80
     # and the backs sheet carries no marks: its margin is blank
     back_image = render(out, 1)
     for x in xs:
-        assert min(back_image.getpixel((int((210 - x) * px) + d, row)) for d in (-2, 0, 2)) > 250
+        assert min(grey(back_image, (int((210 - x) * px) + d, row)) for d in (-2, 0, 2)) > 250
 
 
 def test_cut_lines_never_cross_a_card(deck7: tuple[Path, Path], tmp_path: Path) -> None:
@@ -198,12 +203,13 @@ def test_cut_lines_never_cross_a_card(deck7: tuple[Path, Path], tmp_path: Path) 
     assert a.crop(inner).tobytes() == b.crop(inner).tobytes()  # the face is untouched
     # a cut line in the gutter between two columns
     gap_x = (x1 + cut.layout.front_trim(1)[0]) / 2
-    assert min(b.getpixel((int(x1 * px) + d, int(5 * px))) for d in (-1, 0, 1)) < 200
-    assert a.getpixel((int(gap_x * px), int(150 * px))) > 250
+    assert min(grey(b, (int(x1 * px) + d, int(5 * px))) for d in (-1, 0, 1)) < 200
+    assert grey(a, (int(gap_x * px), int(150 * px))) > 250
 
 
 def test_sheet_boxes_and_single_embedding(tmp_path: Path) -> None:
     from PIL import Image
+
     from print_synthetic import deck_labels, make_deck_pdfs
 
     picture = Image.new("RGB", (300, 300), (200, 30, 30))
@@ -241,9 +247,9 @@ def test_calibration_page(tmp_path: Path) -> None:
     px = 200 / 25.4
     for point in targets_mm(size):
         x, y = point
-        assert front.getpixel((int(x * px), int((size[1] - y) * px))) < 128  # the cross
+        assert grey(front, (int(x * px), int((size[1] - y) * px))) < 128  # the cross
         bx, by = behind(point, size, "short")
-        assert back.getpixel((int(bx * px), int((size[1] - by) * px))) < 128  # the scale
+        assert grey(back, (int(bx * px), int((size[1] - by) * px))) < 128  # the scale
 
 
 def test_sheets_keep_deck_order_with_cover_and_imprint(

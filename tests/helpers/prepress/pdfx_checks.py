@@ -36,7 +36,7 @@ by subject from ISO 15930-4:2003 (PDF/X-1a:2003) and ISO 15930-7:2008 (PDF/X-4):
 from __future__ import annotations
 
 import re
-from typing import Any
+from pathlib import Path
 
 import pikepdf
 
@@ -205,7 +205,7 @@ def check_boxes(pdf: pikepdf.Pdf) -> list[str]:
     return bad
 
 
-def _dicts(pdf: pikepdf.Pdf) -> list[Any]:
+def _dicts(pdf: pikepdf.Pdf) -> list[pikepdf.Dictionary | pikepdf.Stream]:
     return [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary | pikepdf.Stream)]
 
 
@@ -220,7 +220,7 @@ def check_fonts(pdf: pikepdf.Pdf) -> list[str]:
     return bad
 
 
-def _space_is_rgb_like(space: Any) -> bool:
+def _space_is_rgb_like(space: pikepdf.Object | None) -> bool:
     if isinstance(space, pikepdf.Name):
         return str(space) in RGB_NAMES
     if isinstance(space, pikepdf.Array) and len(space) > 0:
@@ -247,12 +247,12 @@ def check_colour_x1a(pdf: pikepdf.Pdf) -> list[str]:
         if isinstance(obj, pikepdf.Stream) and (
             obj.get("/Subtype") == "/Form" or obj.get("/Type") == "/Page"
         ):
-            for _operands, op in pikepdf.parse_content_stream(obj):  # type: ignore[misc]
-                if str(op) in ("rg", "RG"):
+            for instruction in pikepdf.parse_content_stream(obj):
+                if str(instruction.operator) in ("rg", "RG"):
                     bad.add("rg/RG colour operators")
     for page in pdf.pages:
-        for _operands, op in pikepdf.parse_content_stream(page):  # type: ignore[misc]
-            if str(op) in ("rg", "RG"):
+        for instruction in pikepdf.parse_content_stream(page):
+            if str(instruction.operator) in ("rg", "RG"):
                 bad.add("rg/RG colour operators on a page")
     return sorted(bad)
 
@@ -291,9 +291,9 @@ def check_actions(pdf: pikepdf.Pdf) -> list[str]:
     return bad
 
 
-def pdfx_problems(path: Any, flavour: str) -> list[str]:
+def pdfx_problems(path: Path, flavour: str) -> list[str]:
     """Every requirement the file breaks (empty: conforms to what is checked here)."""
-    raw = open(path, "rb").read()  # noqa: SIM115
+    raw = path.read_bytes()
     with pikepdf.open(path) as pdf:
         problems = (
             check_version(raw, pdf, flavour)

@@ -14,9 +14,24 @@ def render(pdf: Path, index: int, dpi: int = 300) -> Image.Image:
 
     doc = pdfium.PdfDocument(str(pdf))
     try:
-        return doc[index].render(scale=dpi / 72).to_pil().convert("L")
+        page: Image.Image = doc[index].render(scale=dpi / 72).to_pil()
+        return page.convert("L")
     finally:
         doc.close()
+
+
+def grey(image: Image.Image, xy: tuple[int, int]) -> int:
+    """The grey level (0 black ... 255 white) of one pixel of a one-band ("L") image."""
+    value = image.getpixel(xy)
+    assert isinstance(value, int), f"not a one-band 8-bit image: {image.mode}"
+    return value
+
+
+def channels(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    """The channel values of one pixel of a multi-band image (RGB, CMYK ...)."""
+    value = image.getpixel(xy)
+    assert isinstance(value, tuple), f"not a multi-band image: {image.mode}"
+    return value
 
 
 def dark_centroid_mm(

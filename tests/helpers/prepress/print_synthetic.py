@@ -14,8 +14,8 @@ from __future__ import annotations
 import colorsys
 import json
 from pathlib import Path
-from typing import Any
 
+from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
@@ -38,7 +38,7 @@ def make_deck_pdfs(
     card_mm: tuple[float, float] = (63.0, 88.0),
     bleed_mm: float = 3.0,
     safe_mm: float = 4.0,
-    pictures: dict[int, tuple[Any, float]] | None = None,
+    pictures: dict[int, tuple[Image.Image, float]] | None = None,
     text_in_margin: set[int] | None = None,
 ) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
@@ -102,7 +102,7 @@ def make_deck_pdfs(
     cards = []
     for i, label in enumerate(labels):
         kind = "cover" if label == "cover" else "imprint" if label == "imprint" else "tile"
-        entry: dict[str, Any] = {"index": i, "kind": kind, "page": i + 1}
+        entry: dict[str, int | str] = {"index": i, "kind": kind, "page": i + 1}
         if kind == "tile":
             entry["tile"] = label
         cards.append(entry)
