@@ -1,0 +1,626 @@
+"""The compiled fast path for the layouts with owned arms: Mexican Train (``trains``) and
+Chicken Foot (``chicken_foot``).
+
+Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
+:func:`unsupported` accepts; gives the outcome of every round as
+:class:`~deckgen.rulecheck.fastline.Rounds`, and whole matches
+(:meth:`JitTrains.play_matches`) for :mod:`deckgen.rulecheck.fastmatch`. One compiled
+function, :func:`play_batch`, deals, sets out the round's station double, plays the
+round with random and greedy bots and scores it, one round after the other, all inside
+numba (:mod:`deckgen.rulecheck.jit`); without numba it runs as plain Python (slow, but
+the same source, so the tests prove it too).
+
+It follows the kernel (:class:`~deckgen.engine.state.RoundState` with
+:class:`~deckgen.engine.trains.Trains` or :class:`~deckgen.engine.chickenfoot.ChickenFoot`)
+step for step:
+
+- the deal is :func:`~deckgen.engine.setup.deal_tiles`' partial Fisher-Yates shuffle
+  (``floor(u * size)`` picks), then :func:`~deckgen.engine.trains.take_station`: the
+  round's double goes to the middle, a player dealt it takes the first stock tile;
+- turns: the ends the seat to move may use, the tiles that fit, drawing (up to the draw
+  limit, stopping at the reserve), passing, a blocked round;
+- the moves in the kernel's order: Mexican Train: for each end the seat may use (own
+  train, open trains, the Mexican Train; only the double's end while a double waits), the
+  fitting tiles by deck index; Chicken Foot: for each distinct value among the ends open
+  now (only the next missing arm or toe while one is missing), the fitting tiles by deck
+  index. ``random`` picks ``moves[floor(u * len(moves))]``, ``greedy`` the first move
+  with the heaviest tile;
+- a train's double: the same seat moves again to satisfy it; passing opens the seat's
+  train, playing on it closes it; Chicken Foot: six arms on the centre double, three toes
+  on every later double, each laid before play goes on elsewhere;
+- scoring ``penalty`` (every side loses its own pips, ``out_bonus`` to the side out).
+
+Given the kernel's deals and one array of decision numbers per round, it gives the
+kernel's round results exactly (``tests/engine/test_backends_equal_jit_trains.py``);
+in the rules check it deals and decides from one numpy generator inside the compiled code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckgen.engine.tables import Tables, compile_tables
+from deckgen.rulecheck.fastline import FAST_BOTS, Rounds
+from deckgen.rulecheck.jit import HAVE_JIT, njit
+from deckgen.rulespec import RuleSpec
+from deckgen.tiles import Tile
+
+if TYPE_CHECKING:
+    from deckgen.rulecheck.fastmatch import Matches
+
+SHAPES = ("trains", "chicken_foot")
+"""The layouts this engine plays, by their code in :class:`Rules` ``cfg``."""
+
+MAX_TILES = 128
+"""Hands are two 64-bit words."""
+MAX_ENDS = 256
+CENTRE_ARMS = 6
+TOES = 3
+
+# cfg slots
+C_N, C_T, C_V, C_HAND, C_SHAPE, C_RESERVE, C_LIMIT, C_DRAW, C_BONUS, C_SIDES = range(10)
+C_LATER, C_SIZE = 10, 11
+# res columns
+R_END, R_OUT, R_STARTER, R_TURNS, R_DRAWS, R_PASSES, R_PLAYED, R_ERROR = range(8)
+R_COLS = 8
+
+
+def _debruijn_table() -> NDArray[np.int64]:
+    out = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        out[((1 << i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = i
+    return out
+
+
+_CTZ = _debruijn_table()
+
+
+class Rules(NamedTuple):
+    """The rules as arrays for the compiled code."""
+
+    tiles: NDArray[np.int64]
+    """(tiles, 4): low half, high half, scoring value, is a double."""
+    suits: NDArray[np.uint64]
+    """(values, 2): the tiles carrying each value, as two 64-bit words."""
+    bits: NDArray[np.uint64]
+    """(tiles,): each tile's bit within its word (word = index // 64)."""
+    doubles: NDArray[np.int64]
+    """(values,): deck index of the double ``v-v``."""
+    side_of: NDArray[np.int64]
+    greedy: NDArray[np.int64]
+    """(players,): 1 where the seat's bot is ``greedy``."""
+    cfg: NDArray[np.int64]
+    ctz: NDArray[np.int64]
+
+
+class Given(NamedTuple):
+    """Per round: its number in the match, its starter, and (when ``cfg`` says so) the
+    deal and the decision numbers."""
+
+    round_no: NDArray[np.int64]
+    starter: NDArray[np.int64]
+    hands: NDArray[np.uint64]
+    """(rounds, players, 2), or empty: deal inside."""
+    rest: NDArray[np.int64]
+    """(rounds, width): the undealt tiles in draw order, -1 padded (before the station)."""
+    numbers: NDArray[np.float64]
+    """(rounds, k): the k-th random decision of a round uses ``numbers[g, k]``; empty:
+    decide from the generator."""
+
+
+class Out(NamedTuple):
+    """Per round: ``res`` (rounds, 8) end, out seat, starter, turns, draws, passes,
+    played, error; hand values (rounds, players); points and winners (rounds, sides)."""
+
+    res: NDArray[np.int64]
+    hv: NDArray[np.int64]
+    points: NDArray[np.int64]
+    winners: NDArray[np.bool_]
+
+
+@njit
+def _popcount(x: np.uint64) -> int:
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit
+def _low(x: np.uint64, ctz: NDArray[np.int64]) -> int:
+    """Index of the lowest set bit of ``x`` (not 0)."""
+    low = x & (~x + np.uint64(1))
+    return int(ctz[int((low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))])
+
+
+@njit
+def _kth(x: np.uint64, k: int, ctz: NDArray[np.int64]) -> int:
+    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
+    for _ in range(k):
+        x = x & (x - np.uint64(1))
+    out: int = _low(x, ctz)
+    return out
+
+
+@njit
+def _deal(
+    r: Rules, rng: Any, pool: NDArray[np.int64], hands: NDArray[np.uint64], stk: NDArray[np.int64]
+) -> int:
+    """Deal as :func:`deckgen.engine.setup.deal_tiles` does; return the stock size
+    (``stk`` in draw order)."""
+    cfg = r.cfg
+    n = cfg[C_N]
+    nt = cfg[C_T]
+    h = cfg[C_HAND]
+    for i in range(nt):
+        pool[i] = i
+    m = nt
+    for s in range(n):
+        w0 = np.uint64(0)
+        w1 = np.uint64(0)
+        if m == h:
+            for j in range(m):
+                i = pool[j]
+                if i < 64:
+                    w0 |= r.bits[i]
+                else:
+                    w1 |= r.bits[i]
+            m = 0
+        k = h if h < m else m
+        for size in range(m, m - k, -1):
+            j = int(rng.random() * size)
+            i = pool[j]
+            if i < 64:
+                w0 |= r.bits[i]
+            else:
+                w1 |= r.bits[i]
+            pool[j] = pool[size - 1]
+        m -= k
+        hands[s, 0] = w0
+        hands[s, 1] = w1
+    for q in range(m):
+        size = m - q
+        j = int(rng.random() * size)
+        stk[q] = pool[j]
+        pool[j] = pool[size - 1]
+    return int(m)
+
+
+@njit
+def _station(
+    r: Rules, round_no: int, hands: NDArray[np.uint64], stk: NDArray[np.int64], m: int
+) -> tuple[int, int]:
+    """:func:`deckgen.engine.trains.take_station`: return (stock start, stock size) after
+    the round's double went to the middle."""
+    cfg = r.cfg
+    nv = cfg[C_V]
+    v = nv - 1 - (round_no - 1) % nv
+    d = r.doubles[v]
+    wd = d >> 6
+    b = r.bits[d]
+    for s in range(cfg[C_N]):
+        if hands[s, wd] & b:
+            hands[s, wd] ^= b
+            if m > 0:
+                i = stk[0]
+                hands[s, i >> 6] |= r.bits[i]
+                return 1, m - 1
+            return 0, m
+    p = 0
+    while stk[p] != d:
+        p += 1
+    for q in range(p, m - 1):
+        stk[q] = stk[q + 1]
+    return 0, m - 1
+
+
+@njit
+def _fits(
+    r: Rules, ends: NDArray[np.int64], allowed: NDArray[np.int64], na: int
+) -> tuple[np.uint64, np.uint64]:
+    f0 = np.uint64(0)
+    f1 = np.uint64(0)
+    for a in range(na):
+        v = ends[allowed[a]]
+        f0 |= r.suits[v, 0]
+        f1 |= r.suits[v, 1]
+    return f0, f1
+
+
+@njit
+def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
+    """Play every round of the batch; write the results into ``out``. Returns the
+    number of rounds with an error (a decision stream too short: 0 in the check)."""
+    cfg = r.cfg
+    n = cfg[C_N]
+    nt = cfg[C_T]
+    shape = cfg[C_SHAPE]
+    reserve = cfg[C_RESERVE]
+    limit = cfg[C_LIMIT]
+    can_draw = cfg[C_DRAW] != 0
+    bonus = cfg[C_BONUS]
+    ctz = r.ctz
+    tiles = r.tiles
+    suits = r.suits
+    bits = r.bits
+    g = given.round_no.shape[0]
+    deal_inside = given.hands.shape[0] == 0
+    streams = given.numbers.shape[0] > 0
+    nk = given.numbers.shape[1] if streams else 0
+    pool = np.zeros(nt, dtype=np.int64)
+    hands = np.zeros((n, 2), dtype=np.uint64)
+    stk = np.zeros(nt + 1, dtype=np.int64)
+    ends = np.zeros(MAX_ENDS, dtype=np.int64)
+    closed = np.zeros(MAX_ENDS, dtype=np.bool_)
+    opened = np.zeros(n, dtype=np.bool_)
+    allowed = np.zeros(MAX_ENDS, dtype=np.int64)
+    cnt = np.zeros(MAX_ENDS, dtype=np.int64)
+    errors = 0
+    for gi in range(g):
+        # ---------------------------------------------------------------- the deal
+        if deal_inside:
+            m = _deal(r, rng, pool, hands, stk)
+        else:
+            for s in range(n):
+                hands[s, 0] = given.hands[gi, s, 0]
+                hands[s, 1] = given.hands[gi, s, 1]
+            m = 0
+            while m < given.rest.shape[1] and given.rest[gi, m] >= 0:
+                stk[m] = given.rest[gi, m]
+                m += 1
+        top, left = _station(r, given.round_no[gi], hands, stk, m)
+        nv = cfg[C_V]
+        sv = nv - 1 - (given.round_no[gi] - 1) % nv
+        # ---------------------------------------------------------------- the layout
+        if shape == 0:
+            nends = n + 1
+            for e in range(nends):
+                ends[e] = sv
+            for s in range(n):
+                opened[s] = False
+        else:
+            nends = CENTRE_ARMS
+            for e in range(nends):
+                ends[e] = sv
+                closed[e] = False
+        pending = -1  # trains: the end of the double to satisfy
+        miss_at = 0  # chicken foot: the next missing arm or toe ...
+        miss_n = CENTRE_ARMS if shape == 1 else 0  # ... and how many are missing
+        seat = given.starter[gi]
+        turns = draws = passes = played = forced = 0
+        end = -1
+        out_seat = -1
+        k = 0  # decision numbers used
+        err = 0
+        while True:
+            # ------------------------------------------------------------ a turn begins
+            turns += 1
+            if turns > 100_000:
+                err = 2
+                end = 1
+                break
+            na = 0
+            if shape == 0:
+                if pending >= 0:
+                    allowed[0] = pending
+                    na = 1
+                else:
+                    for e in range(n):
+                        if e == seat or opened[e]:
+                            allowed[na] = e
+                            na += 1
+                    allowed[na] = n
+                    na += 1
+            elif miss_n > 0:
+                allowed[0] = miss_at
+                na = 1
+            else:
+                seen = 0
+                for e in range(nends):
+                    if not closed[e]:
+                        vb = 1 << ends[e]
+                        if not seen & vb:  # distinct values by their first end
+                            seen |= vb
+                            allowed[na] = e
+                            na += 1
+            f0, f1 = _fits(r, ends, allowed, na)
+            h0 = hands[seat, 0]
+            h1 = hands[seat, 1]
+            l0 = h0 & f0
+            l1 = h1 & f1
+            if l0 == 0 and l1 == 0:
+                if can_draw:
+                    drawn = 0
+                    stop = 0
+                    while True:
+                        if left <= reserve:
+                            if reserve > 0:
+                                stop = 1
+                            break
+                        if limit > 0 and drawn == limit:
+                            break
+                        i = stk[top]
+                        top += 1
+                        left -= 1
+                        drawn += 1
+                        b = bits[i]
+                        if i < 64:
+                            hands[seat, 0] |= b
+                            if f0 & b:
+                                l0 = b
+                                break
+                        else:
+                            hands[seat, 1] |= b
+                            if f1 & b:
+                                l1 = b
+                                break
+                    draws += drawn
+                    if stop:
+                        end = 2
+                        break
+                if l0 == 0 and l1 == 0:
+                    passes += 1
+                    forced += 1
+                    if shape == 0:
+                        opened[seat] = True
+                    if forced >= n and (not can_draw or (reserve == 0 and left == 0)):
+                        end = 1
+                        break
+                    seat = seat + 1 if seat + 1 < n else 0
+                    continue
+            # ------------------------------------------------------------ the decision
+            total = 0
+            for a in range(na):
+                v = ends[allowed[a]]
+                c = _popcount(l0 & suits[v, 0]) + _popcount(l1 & suits[v, 1])
+                cnt[a] = c
+                total += c
+            if r.greedy[seat]:
+                best = -1
+                best_v = -1
+                best_e = -1
+                for a in range(na):
+                    if cnt[a] == 0:
+                        continue
+                    v = ends[allowed[a]]
+                    x = l0 & suits[v, 0]
+                    while x:
+                        i = _low(x, ctz)
+                        if tiles[i, 2] > best_v:
+                            best, best_v, best_e = i, tiles[i, 2], allowed[a]
+                        x &= x - np.uint64(1)
+                    x = l1 & suits[v, 1]
+                    while x:
+                        i = 64 + _low(x, ctz)
+                        if tiles[i, 2] > best_v:
+                            best, best_v, best_e = i, tiles[i, 2], allowed[a]
+                        x &= x - np.uint64(1)
+                tile = best
+                e = best_e
+            else:
+                if streams:
+                    if k >= nk:
+                        err = 1
+                        end = 1
+                        break
+                    u = given.numbers[gi, k]
+                else:
+                    u = rng.random()
+                k += 1
+                j = int(u * total)
+                a = 0
+                while j >= cnt[a]:
+                    j -= cnt[a]
+                    a += 1
+                e = allowed[a]
+                v = ends[e]
+                x = l0 & suits[v, 0]
+                c0 = _popcount(x)
+                if j < c0:  # noqa: SIM108 (numba types one branch at a time)
+                    tile = _kth(x, j, ctz)
+                else:
+                    tile = 64 + _kth(l1 & suits[v, 1], j - c0, ctz)
+            # ------------------------------------------------------------ the tile is laid
+            hands[seat, tile >> 6] ^= bits[tile]
+            v = ends[e]
+            ends[e] = tiles[tile, 0] + tiles[tile, 1] - v
+            double = tiles[tile, 3] != 0
+            played += 1
+            forced = 0
+            if shape == 0:
+                if e == seat:
+                    opened[e] = False
+                pending = e if double else -1
+            else:
+                if miss_n > 0 and miss_at == e:
+                    miss_at += 1
+                    miss_n -= 1
+                if double:
+                    closed[e] = True
+                    miss_at = nends
+                    miss_n = TOES
+                    for _q in range(TOES):
+                        ends[nends] = v
+                        closed[nends] = False
+                        nends += 1
+            if hands[seat, 0] == 0 and hands[seat, 1] == 0:
+                end = 0
+                out_seat = seat
+                break
+            if shape == 0 and double:
+                continue  # the same seat satisfies its double
+            seat = seat + 1 if seat + 1 < n else 0
+        # ---------------------------------------------------------------- results
+        res = out.res
+        res[gi, R_END] = end
+        res[gi, R_OUT] = out_seat
+        res[gi, R_STARTER] = given.starter[gi]
+        res[gi, R_TURNS] = turns
+        res[gi, R_DRAWS] = draws
+        res[gi, R_PASSES] = passes
+        res[gi, R_PLAYED] = played
+        res[gi, R_ERROR] = err
+        if err:
+            errors += 1
+        ns = cfg[C_SIDES]
+        for q in range(ns):
+            out.points[gi, q] = 0
+            out.winners[gi, q] = False
+        for s in range(n):
+            hv = 0
+            x = hands[s, 0]
+            while x:
+                hv += tiles[_low(x, ctz), 2]
+                x &= x - np.uint64(1)
+            x = hands[s, 1]
+            while x:
+                hv += tiles[64 + _low(x, ctz), 2]
+                x &= x - np.uint64(1)
+            out.hv[gi, s] = hv
+            out.points[gi, r.side_of[s]] -= hv
+        if end == 0:
+            w = r.side_of[out_seat]
+            out.points[gi, w] += bonus
+            out.winners[gi, w] = True
+    return errors
+
+
+def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
+    """Why this engine cannot play the rules file with these bots (None: it can)."""
+    p = spec.params
+    if p.board.shape not in SHAPES:
+        return "not a train or chicken-foot layout"
+    if not HAVE_JIT:
+        return "numba is not installed (the kernel plays the trains and feet)"
+    if len(spec.dset) > MAX_TILES:
+        return f"more than {MAX_TILES} tiles"
+    if p.opening.lead != "station" or p.opening.first_starter != "seat":
+        return "the round does not start from the station double with seat 0"
+    if p.opening.later_starter == "round_winner":
+        return "later rounds start with the previous winner"
+    if p.deal.rest != "stock" or p.deal.redeal_doubles:
+        return "no stock, or deals thrown in"
+    if p.turn.play_drawn != "must":
+        return "a drawn tile may be kept"
+    sc = p.scoring
+    if sc.method != "penalty" or sc.round_to is not None or sc.ends_multiple is not None:
+        return "scoring other than penalty points"
+    if p.match.end != "rounds" or p.match.tie == "play_on":
+        return "a match to a target score or played on after a tie"
+    for b in bots:
+        if b not in FAST_BOTS:
+            return f"the bot '{b}' has no fast version"
+    return None
+
+
+class JitTrains:
+    """Plays batches of rounds and whole matches of one rules file and player count."""
+
+    def __init__(self, spec: RuleSpec, t: Tables) -> None:
+        self.spec = spec
+        self.t = t
+        n = self.n = t.players
+        self.nsides = len(t.sides)
+        self.side_of = np.array(t.side_of, dtype=np.int64)
+        dset = spec.dset
+        nt = len(t.tiles)
+        tiles = np.zeros((nt, 4), dtype=np.int64)
+        bits = np.zeros(nt, dtype=np.uint64)
+        for i in range(nt):
+            tiles[i] = (t.lo[i], t.hi[i], t.value[i], int(t.is_double[i]))
+            bits[i] = np.uint64(1 << (i & 63))
+        nv = dset.max_pip + 1
+        suits = np.zeros((nv, 2), dtype=np.uint64)
+        for v in range(nv):
+            m = t.suit[v]
+            suits[v, 0] = np.uint64(m & 0xFFFFFFFFFFFFFFFF)
+            suits[v, 1] = np.uint64(m >> 64)
+        p = spec.params
+        cfg = np.zeros(C_SIZE + 1, dtype=np.int64)
+        cfg[C_N] = n
+        cfg[C_T] = nt
+        cfg[C_V] = nv
+        cfg[C_HAND] = t.hand_size
+        cfg[C_SHAPE] = SHAPES.index(t.shape)
+        cfg[C_RESERVE] = t.reserve
+        cfg[C_LIMIT] = t.draw_limit
+        cfg[C_DRAW] = int(t.draw != "none")
+        cfg[C_BONUS] = p.scoring.out_bonus
+        cfg[C_SIDES] = self.nsides
+        cfg[C_LATER] = int(p.opening.later_starter == "next_seat")
+        self._base = Rules(
+            tiles,
+            suits,
+            bits,
+            np.array([dset.index(Tile(v, v)) for v in dset.values], dtype=np.int64),
+            self.side_of,
+            np.zeros(n, dtype=np.int64),
+            cfg,
+            _CTZ,
+        )
+
+    def rules(self, kinds: tuple[str, ...]) -> Rules:
+        """The arrays for seats playing the bots ``kinds``."""
+        greedy = np.array([int(k == "greedy") for k in kinds], dtype=np.int64)
+        return self._base._replace(greedy=greedy)
+
+    def play_rounds(self, given: Given, kinds: tuple[str, ...], rng: Any, fn: Any = None) -> Rounds:
+        """Play the rounds ``given`` describes (``fn``: :func:`play_batch` or its Python
+        source) and return their results."""
+        g = given.round_no.shape[0]
+        out = Out(
+            np.zeros((g, R_COLS), dtype=np.int64),
+            np.zeros((g, self.n), dtype=np.int64),
+            np.zeros((g, self.nsides), dtype=np.int64),
+            np.zeros((g, self.nsides), dtype=np.bool_),
+        )
+        errors = (fn or play_batch)(self.rules(kinds), given, out, rng)
+        if errors:
+            raise RuntimeError(f"{errors} rounds ran out of decision numbers or turns")
+        res = out.res
+        return Rounds(
+            res[:, R_END].copy(),
+            res[:, R_OUT].copy(),
+            res[:, R_STARTER].copy(),
+            res[:, R_TURNS].copy(),
+            res[:, R_DRAWS].copy(),
+            res[:, R_PASSES].copy(),
+            res[:, R_PLAYED].copy(),
+            out.hv,
+            out.points,
+            out.winners,
+            np.zeros(g, dtype=np.int64),
+        )
+
+    def dealt(self, round_no: NDArray[np.int64], starter: NDArray[np.int64]) -> Given:
+        """Rounds dealt and decided inside the compiled code."""
+        return Given(
+            round_no.astype(np.int64),
+            starter.astype(np.int64),
+            np.zeros((0, self.n, 2), dtype=np.uint64),
+            np.zeros((0, 1), dtype=np.int64),
+            np.zeros((0, 1), dtype=np.float64),
+        )
+
+    def play_matches(self, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
+        """Play ``matches`` matches of the file's fixed number of rounds, all rounds of
+        all matches in one compiled call (match-major order), as the kernel's
+        :func:`~deckgen.engine.match.play_match`: round ``k`` has the ``k``-th station
+        double, the first starter is seat 0 and later ones follow ``later_starter``."""
+        from deckgen.rulecheck.fastmatch import Matches, _leaders
+
+        per = self.spec.params.match.rounds or 1
+        rno = np.tile(np.arange(per, dtype=np.int64), matches)
+        starter = rno % self.n if self._base.cfg[C_LATER] else np.zeros_like(rno)
+        r = self.play_rounds(self.dealt(rno + 1, starter), kinds, rng)
+        totals = r.points.reshape(matches, per, -1).sum(axis=1)
+        winners = _leaders(totals, np.ones(totals.shape, dtype=bool))
+        return Matches(r, np.repeat(np.arange(matches), per), matches, winners)
+
+
+def make_jit_trains(spec: RuleSpec, players: int) -> JitTrains:
+    """The compiled player for a train or chicken-foot rules file."""
+    return JitTrains(spec, compile_tables(spec, players))
