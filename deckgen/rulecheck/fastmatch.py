@@ -64,6 +64,10 @@ def make_fast(spec: RuleSpec, players: int) -> FastLine:
     """The fast player for a rules file: bitmasks for line boards of up to 64 tiles,
     boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise."""
     tables = compile_tables(spec, players)
+    if tables.shape in ("trains", "chicken_foot"):
+        from deckgen.rulecheck.jit_trains import JitTrains
+
+        return JitTrains(spec, tables)  # type: ignore[return-value]  # plays whole matches
     if tables.shape == "line" and len(tables.tiles) <= 64:
         return FastLine(spec, tables)
     from deckgen.rulecheck.fastboard import FastBoard
@@ -90,6 +94,10 @@ def _leaders(totals: Any, contenders: Any) -> Any:
 def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
     """Play ``matches`` matches to their end."""
     m = line.spec.params.match
+    own = getattr(line, "play_matches", None)
+    if own is not None:  # a compiled engine that plays whole matches itself (jit_trains)
+        ms: Matches = own(rng, matches, kinds)
+        return ms
     if m.end == "rounds" and m.tie != "play_on":
         return _fixed(line, rng, matches, kinds)
     return _waves(line, rng, matches, kinds)
