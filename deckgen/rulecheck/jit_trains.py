@@ -86,7 +86,7 @@ class Rules(NamedTuple):
     suits: NDArray[np.uint64]
     """(values, 2): the tiles carrying each value, as two 64-bit words."""
     bits: NDArray[np.uint64]
-    """(tiles,): each tile's bit within its word (word = index // 64)."""
+    """(tiles, 2): each tile's bit as two 64-bit words (one of them 0)."""
     doubles: NDArray[np.int64]
     """(values,): deck index of the double ``v-v``."""
     side_of: NDArray[np.int64]
@@ -123,10 +123,12 @@ class Out(NamedTuple):
 
 @njit
 def _popcount(x: np.uint64) -> int:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    """Set bits of ``x`` (masks of fitting tiles are sparse: a loop per bit)."""
+    c = 0
+    while x:
+        x &= x - np.uint64(1)
+        c += 1
+    return c
 
 
 @njit
@@ -147,10 +149,15 @@ def _kth(x: np.uint64, k: int, ctz: NDArray[np.int64]) -> int:
 
 @njit
 def _deal(
-    r: Rules, rng: Any, pool: NDArray[np.int64], hands: NDArray[np.uint64], stk: NDArray[np.int64]
+    r: Rules,
+    rng: Any,
+    pool: NDArray[np.int64],
+    hands: NDArray[np.uint64],
+    stk: NDArray[np.int64],
+    lazy: bool,
 ) -> int:
     """Deal as :func:`deckgen.engine.setup.deal_tiles` does; return the stock size
-    (``stk`` in draw order)."""
+    (``stk`` in draw order; unshuffled when ``lazy``)."""
     cfg = r.cfg
     n = cfg[C_N]
     nt = cfg[C_T]
@@ -164,23 +171,23 @@ def _deal(
         if m == h:
             for j in range(m):
                 i = pool[j]
-                if i < 64:
-                    w0 |= r.bits[i]
-                else:
-                    w1 |= r.bits[i]
+                w0 |= r.bits[i, 0]
+                w1 |= r.bits[i, 1]
             m = 0
         k = h if h < m else m
         for size in range(m, m - k, -1):
             j = int(rng.random() * size)
             i = pool[j]
-            if i < 64:
-                w0 |= r.bits[i]
-            else:
-                w1 |= r.bits[i]
+            w0 |= r.bits[i, 0]
+            w1 |= r.bits[i, 1]
             pool[j] = pool[size - 1]
         m -= k
         hands[s, 0] = w0
         hands[s, 1] = w1
+    if lazy:  # the stock stays unshuffled: each draw picks from it (_take)
+        for q in range(m):
+            stk[q] = pool[q]
+        return int(m)
     for q in range(m):
         size = m - q
         j = int(rng.random() * size)
@@ -190,8 +197,27 @@ def _deal(
 
 
 @njit
+def _take(stk: NDArray[np.int64], top: int, left: int, lazy: bool, rng: Any) -> int:
+    """The next tile drawn: the top of a shuffled stock, or a uniform pick from the
+    unshuffled rest (``lazy``: the same distribution, fewer random numbers)."""
+    if lazy:
+        j = top + int(rng.random() * left)
+        i = stk[j]
+        stk[j] = stk[top]
+        stk[top] = i
+        return int(i)
+    return int(stk[top])
+
+
+@njit
 def _station(
-    r: Rules, round_no: int, hands: NDArray[np.uint64], stk: NDArray[np.int64], m: int
+    r: Rules,
+    round_no: int,
+    hands: NDArray[np.uint64],
+    stk: NDArray[np.int64],
+    m: int,
+    lazy: bool,
+    rng: Any,
 ) -> tuple[int, int]:
     """:func:`deckgen.engine.trains.take_station`: return (stock start, stock size) after
     the round's double went to the middle."""
@@ -200,18 +226,22 @@ def _station(
     v = nv - 1 - (round_no - 1) % nv
     d = r.doubles[v]
     wd = d >> 6
-    b = r.bits[d]
+    b = r.bits[d, wd]
     for s in range(cfg[C_N]):
         if hands[s, wd] & b:
             hands[s, wd] ^= b
             if m > 0:
-                i = stk[0]
-                hands[s, i >> 6] |= r.bits[i]
+                i = _take(stk, 0, m, lazy, rng)
+                hands[s, 0] |= r.bits[i, 0]
+                hands[s, 1] |= r.bits[i, 1]
                 return 1, m - 1
             return 0, m
     p = 0
     while stk[p] != d:
         p += 1
+    if lazy:
+        stk[p] = stk[m - 1]
+        return 0, m - 1
     for q in range(p, m - 1):
         stk[q] = stk[q + 1]
     return 0, m - 1
@@ -255,14 +285,16 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     stk = np.zeros(nt + 1, dtype=np.int64)
     ends = np.zeros(MAX_ENDS, dtype=np.int64)
     closed = np.zeros(MAX_ENDS, dtype=np.bool_)
-    opened = np.zeros(n, dtype=np.bool_)
     allowed = np.zeros(MAX_ENDS, dtype=np.int64)
     cnt = np.zeros(MAX_ENDS, dtype=np.int64)
+    mk = np.zeros((MAX_ENDS, 2), dtype=np.uint64)
+    greedy = r.greedy
+    numbers = given.numbers
     errors = 0
     for gi in range(g):
         # ---------------------------------------------------------------- the deal
         if deal_inside:
-            m = _deal(r, rng, pool, hands, stk)
+            m = _deal(r, rng, pool, hands, stk, True)
         else:
             for s in range(n):
                 hands[s, 0] = given.hands[gi, s, 0]
@@ -271,16 +303,15 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             while m < given.rest.shape[1] and given.rest[gi, m] >= 0:
                 stk[m] = given.rest[gi, m]
                 m += 1
-        top, left = _station(r, given.round_no[gi], hands, stk, m)
+        top, left = _station(r, given.round_no[gi], hands, stk, m, deal_inside, rng)
         nv = cfg[C_V]
         sv = nv - 1 - (given.round_no[gi] - 1) % nv
         # ---------------------------------------------------------------- the layout
+        opened = 0
         if shape == 0:
             nends = n + 1
             for e in range(nends):
                 ends[e] = sv
-            for s in range(n):
-                opened[s] = False
         else:
             nends = CENTRE_ARMS
             for e in range(nends):
@@ -308,10 +339,11 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     allowed[0] = pending
                     na = 1
                 else:
-                    for e in range(n):
-                        if e == seat or opened[e]:
-                            allowed[na] = e
-                            na += 1
+                    y = np.uint64(opened | (1 << seat))
+                    while y:
+                        allowed[na] = _low(y, ctz)
+                        na += 1
+                        y &= y - np.uint64(1)
                     allowed[na] = n
                     na += 1
             elif miss_n > 0:
@@ -326,12 +358,20 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                             seen |= vb
                             allowed[na] = e
                             na += 1
-            f0, f1 = _fits(r, ends, allowed, na)
             h0 = hands[seat, 0]
             h1 = hands[seat, 1]
-            l0 = h0 & f0
-            l1 = h1 & f1
+            l0 = np.uint64(0)
+            l1 = np.uint64(0)
+            for a in range(na):  # the fitting tiles per end the seat may use
+                v = ends[allowed[a]]
+                x0 = h0 & suits[v, 0]
+                x1 = h1 & suits[v, 1]
+                mk[a, 0] = x0
+                mk[a, 1] = x1
+                l0 |= x0
+                l1 |= x1
             if l0 == 0 and l1 == 0:
+                f0, f1 = _fits(r, ends, allowed, na)
                 if can_draw:
                     drawn = 0
                     stop = 0
@@ -342,21 +382,22 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                             break
                         if limit > 0 and drawn == limit:
                             break
-                        i = stk[top]
+                        i = _take(stk, top, left, deal_inside, rng)
                         top += 1
                         left -= 1
                         drawn += 1
-                        b = bits[i]
-                        if i < 64:
-                            hands[seat, 0] |= b
-                            if f0 & b:
-                                l0 = b
-                                break
-                        else:
-                            hands[seat, 1] |= b
-                            if f1 & b:
-                                l1 = b
-                                break
+                        b0 = bits[i, 0]
+                        b1 = bits[i, 1]
+                        hands[seat, 0] |= b0
+                        hands[seat, 1] |= b1
+                        if (f0 & b0) | (f1 & b1):
+                            l0 = b0
+                            l1 = b1
+                            for a in range(na):  # only the drawn tile may be laid
+                                v = ends[allowed[a]]
+                                mk[a, 0] = suits[v, 0] & b0
+                                mk[a, 1] = suits[v, 1] & b1
+                            break
                     draws += drawn
                     if stop:
                         end = 2
@@ -365,7 +406,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     passes += 1
                     forced += 1
                     if shape == 0:
-                        opened[seat] = True
+                        opened |= 1 << seat
                     if forced >= n and (not can_draw or (reserve == 0 and left == 0)):
                         end = 1
                         break
@@ -374,25 +415,23 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             # ------------------------------------------------------------ the decision
             total = 0
             for a in range(na):
-                v = ends[allowed[a]]
-                c = _popcount(l0 & suits[v, 0]) + _popcount(l1 & suits[v, 1])
+                c = _popcount(mk[a, 0]) + _popcount(mk[a, 1])
                 cnt[a] = c
                 total += c
-            if r.greedy[seat]:
+            if greedy[seat]:
                 best = -1
                 best_v = -1
                 best_e = -1
                 for a in range(na):
                     if cnt[a] == 0:
                         continue
-                    v = ends[allowed[a]]
-                    x = l0 & suits[v, 0]
+                    x = mk[a, 0]
                     while x:
                         i = _low(x, ctz)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
-                    x = l1 & suits[v, 1]
+                    x = mk[a, 1]
                     while x:
                         i = 64 + _low(x, ctz)
                         if tiles[i, 2] > best_v:
@@ -406,7 +445,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                         err = 1
                         end = 1
                         break
-                    u = given.numbers[gi, k]
+                    u = numbers[gi, k]
                 else:
                     u = rng.random()
                 k += 1
@@ -416,15 +455,15 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     j -= cnt[a]
                     a += 1
                 e = allowed[a]
-                v = ends[e]
-                x = l0 & suits[v, 0]
+                x = mk[a, 0]
                 c0 = _popcount(x)
                 if j < c0:  # noqa: SIM108 (numba types one branch at a time)
                     tile = _kth(x, j, ctz)
                 else:
-                    tile = 64 + _kth(l1 & suits[v, 1], j - c0, ctz)
+                    tile = 64 + _kth(mk[a, 1], j - c0, ctz)
             # ------------------------------------------------------------ the tile is laid
-            hands[seat, tile >> 6] ^= bits[tile]
+            hands[seat, 0] ^= bits[tile, 0]
+            hands[seat, 1] ^= bits[tile, 1]
             v = ends[e]
             ends[e] = tiles[tile, 0] + tiles[tile, 1] - v
             double = tiles[tile, 3] != 0
@@ -432,7 +471,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             forced = 0
             if shape == 0:
                 if e == seat:
-                    opened[e] = False
+                    opened &= ~(1 << e)
                 pending = e if double else -1
             else:
                 if miss_n > 0 and miss_at == e:
@@ -528,10 +567,10 @@ class JitTrains:
         dset = spec.dset
         nt = len(t.tiles)
         tiles = np.zeros((nt, 4), dtype=np.int64)
-        bits = np.zeros(nt, dtype=np.uint64)
+        bits = np.zeros((nt, 2), dtype=np.uint64)
         for i in range(nt):
             tiles[i] = (t.lo[i], t.hi[i], t.value[i], int(t.is_double[i]))
-            bits[i] = np.uint64(1 << (i & 63))
+            bits[i, i >> 6] = np.uint64(1 << (i & 63))
         nv = dset.max_pip + 1
         suits = np.zeros((nv, 2), dtype=np.uint64)
         for v in range(nv):
