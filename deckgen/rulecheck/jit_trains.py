@@ -68,16 +68,6 @@ R_END, R_OUT, R_STARTER, R_TURNS, R_DRAWS, R_PASSES, R_PLAYED, R_ERROR = range(8
 R_COLS = 8
 
 
-def _debruijn_table() -> NDArray[np.int64]:
-    out = np.zeros(64, dtype=np.int64)
-    for i in range(64):
-        out[((1 << i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = i
-    return out
-
-
-_CTZ = _debruijn_table()
-
-
 class Rules(NamedTuple):
     """The rules as arrays for the compiled code."""
 
@@ -93,7 +83,6 @@ class Rules(NamedTuple):
     greedy: NDArray[np.int64]
     """(players,): 1 where the seat's bot is ``greedy``."""
     cfg: NDArray[np.int64]
-    ctz: NDArray[np.int64]
 
 
 class Given(NamedTuple):
@@ -132,24 +121,23 @@ def _popcount(x: np.uint64) -> int:
 
 
 @njit
-def _low(x: np.uint64, ctz: NDArray[np.int64]) -> int:
-    """Index of the lowest set bit of ``x`` (not 0)."""
-    low = x & (~x + np.uint64(1))
-    return int(ctz[int((low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))])
+def _low(x: np.uint64) -> int:
+    """Index of the lowest set bit of ``x`` (not 0): the bits below it, counted."""
+    return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
 @njit
-def _kth(x: np.uint64, k: int, ctz: NDArray[np.int64]) -> int:
+def _kth(x: np.uint64, k: int) -> int:
     """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
     for _ in range(k):
         x = x & (x - np.uint64(1))
-    out: int = _low(x, ctz)
-    return out
+    return _low(x)
 
 
 @njit
 def _deal(
-    r: Rules,
+    cfg: NDArray[np.int64],
+    bits: NDArray[np.uint64],
     rng: Any,
     pool: NDArray[np.int64],
     hands: NDArray[np.uint64],
@@ -157,8 +145,8 @@ def _deal(
     lazy: bool,
 ) -> int:
     """Deal as :func:`deckgen.engine.setup.deal_tiles` does; return the stock size
-    (``stk`` in draw order; unshuffled when ``lazy``)."""
-    cfg = r.cfg
+    (``stk`` in draw order; unshuffled when ``lazy``). Arrays, not :class:`Rules`:
+    every array passed costs a reference count."""
     n = cfg[C_N]
     nt = cfg[C_T]
     h = cfg[C_HAND]
@@ -171,15 +159,15 @@ def _deal(
         if m == h:
             for j in range(m):
                 i = pool[j]
-                w0 |= r.bits[i, 0]
-                w1 |= r.bits[i, 1]
+                w0 |= bits[i, 0]
+                w1 |= bits[i, 1]
             m = 0
         k = h if h < m else m
         for size in range(m, m - k, -1):
             j = int(rng.random() * size)
             i = pool[j]
-            w0 |= r.bits[i, 0]
-            w1 |= r.bits[i, 1]
+            w0 |= bits[i, 0]
+            w1 |= bits[i, 1]
             pool[j] = pool[size - 1]
         m -= k
         hands[s, 0] = w0
@@ -197,22 +185,10 @@ def _deal(
 
 
 @njit
-def _take(stk: NDArray[np.int64], top: int, left: int, lazy: bool, rng: Any) -> int:
-    """The next tile drawn: the top of a shuffled stock, or a uniform pick from the
-    unshuffled rest (``lazy``: the same distribution, fewer random numbers)."""
-    if lazy:
-        j = top + int(rng.random() * left)
-        i = stk[j]
-        stk[j] = stk[top]
-        stk[top] = i
-        return int(i)
-    return int(stk[top])
-
-
-@njit
 def _station(
-    r: Rules,
-    round_no: int,
+    cfg: NDArray[np.int64],
+    bits: NDArray[np.uint64],
+    d: int,
     hands: NDArray[np.uint64],
     stk: NDArray[np.int64],
     m: int,
@@ -220,20 +196,21 @@ def _station(
     rng: Any,
 ) -> tuple[int, int]:
     """:func:`deckgen.engine.trains.take_station`: return (stock start, stock size) after
-    the round's double went to the middle."""
-    cfg = r.cfg
-    nv = cfg[C_V]
-    v = nv - 1 - (round_no - 1) % nv
-    d = r.doubles[v]
+    the round's double ``d`` went to the middle."""
     wd = d >> 6
-    b = r.bits[d, wd]
+    b = bits[d, wd]
     for s in range(cfg[C_N]):
         if hands[s, wd] & b:
             hands[s, wd] ^= b
             if m > 0:
-                i = _take(stk, 0, m, lazy, rng)
-                hands[s, 0] |= r.bits[i, 0]
-                hands[s, 1] |= r.bits[i, 1]
+                i = stk[0]
+                if lazy:
+                    j = int(rng.random() * m)
+                    i = stk[j]
+                    stk[j] = stk[0]
+                    stk[0] = i
+                hands[s, 0] |= bits[i, 0]
+                hands[s, 1] |= bits[i, 1]
                 return 1, m - 1
             return 0, m
     p = 0
@@ -248,19 +225,6 @@ def _station(
 
 
 @njit
-def _fits(
-    r: Rules, ends: NDArray[np.int64], allowed: NDArray[np.int64], na: int
-) -> tuple[np.uint64, np.uint64]:
-    f0 = np.uint64(0)
-    f1 = np.uint64(0)
-    for a in range(na):
-        v = ends[allowed[a]]
-        f0 |= r.suits[v, 0]
-        f1 |= r.suits[v, 1]
-    return f0, f1
-
-
-@njit
 def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     """Play every round of the batch; write the results into ``out``. Returns the
     number of rounds with an error (a decision stream too short: 0 in the check)."""
@@ -272,7 +236,6 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     limit = cfg[C_LIMIT]
     can_draw = cfg[C_DRAW] != 0
     bonus = cfg[C_BONUS]
-    ctz = r.ctz
     tiles = r.tiles
     suits = r.suits
     bits = r.bits
@@ -290,22 +253,32 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     mk = np.zeros((MAX_ENDS, 2), dtype=np.uint64)
     greedy = r.greedy
     numbers = given.numbers
+    doubles = r.doubles
+    round_nos = given.round_no
+    starters = given.starter
+    given_hands = given.hands
+    given_rest = given.rest
+    res = out.res
+    hvs = out.hv
+    points = out.points
+    winners = out.winners
+    side_of = r.side_of
     errors = 0
     for gi in range(g):
         # ---------------------------------------------------------------- the deal
         if deal_inside:
-            m = _deal(r, rng, pool, hands, stk, True)
+            m = _deal(cfg, bits, rng, pool, hands, stk, True)
         else:
             for s in range(n):
-                hands[s, 0] = given.hands[gi, s, 0]
-                hands[s, 1] = given.hands[gi, s, 1]
+                hands[s, 0] = given_hands[gi, s, 0]
+                hands[s, 1] = given_hands[gi, s, 1]
             m = 0
-            while m < given.rest.shape[1] and given.rest[gi, m] >= 0:
-                stk[m] = given.rest[gi, m]
+            while m < given_rest.shape[1] and given_rest[gi, m] >= 0:
+                stk[m] = given_rest[gi, m]
                 m += 1
-        top, left = _station(r, given.round_no[gi], hands, stk, m, deal_inside, rng)
         nv = cfg[C_V]
-        sv = nv - 1 - (given.round_no[gi] - 1) % nv
+        sv = nv - 1 - (round_nos[gi] - 1) % nv
+        top, left = _station(cfg, bits, doubles[sv], hands, stk, m, deal_inside, rng)
         # ---------------------------------------------------------------- the layout
         opened = 0
         if shape == 0:
@@ -320,7 +293,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         pending = -1  # trains: the end of the double to satisfy
         miss_at = 0  # chicken foot: the next missing arm or toe ...
         miss_n = CENTRE_ARMS if shape == 1 else 0  # ... and how many are missing
-        seat = given.starter[gi]
+        seat = starters[gi]
         turns = draws = passes = played = forced = 0
         end = -1
         out_seat = -1
@@ -341,7 +314,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 else:
                     y = np.uint64(opened | (1 << seat))
                     while y:
-                        allowed[na] = _low(y, ctz)
+                        allowed[na] = _low(y)
                         na += 1
                         y &= y - np.uint64(1)
                     allowed[na] = n
@@ -371,7 +344,12 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 l0 |= x0
                 l1 |= x1
             if l0 == 0 and l1 == 0:
-                f0, f1 = _fits(r, ends, allowed, na)
+                f0 = np.uint64(0)
+                f1 = np.uint64(0)
+                for a in range(na):
+                    v = ends[allowed[a]]
+                    f0 |= suits[v, 0]
+                    f1 |= suits[v, 1]
                 if can_draw:
                     drawn = 0
                     stop = 0
@@ -382,7 +360,12 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                             break
                         if limit > 0 and drawn == limit:
                             break
-                        i = _take(stk, top, left, deal_inside, rng)
+                        i = stk[top]
+                        if deal_inside:  # the stock is unshuffled: a uniform pick
+                            j = top + int(rng.random() * left)
+                            i = stk[j]
+                            stk[j] = stk[top]
+                            stk[top] = i
                         top += 1
                         left -= 1
                         drawn += 1
@@ -427,13 +410,13 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                         continue
                     x = mk[a, 0]
                     while x:
-                        i = _low(x, ctz)
+                        i = _low(x)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
                     x = mk[a, 1]
                     while x:
-                        i = 64 + _low(x, ctz)
+                        i = 64 + _low(x)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
@@ -458,9 +441,9 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 x = mk[a, 0]
                 c0 = _popcount(x)
                 if j < c0:  # noqa: SIM108 (numba types one branch at a time)
-                    tile = _kth(x, j, ctz)
+                    tile = _kth(x, j)
                 else:
-                    tile = 64 + _kth(mk[a, 1], j - c0, ctz)
+                    tile = 64 + _kth(mk[a, 1], j - c0)
             # ------------------------------------------------------------ the tile is laid
             hands[seat, 0] ^= bits[tile, 0]
             hands[seat, 1] ^= bits[tile, 1]
@@ -493,10 +476,9 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 continue  # the same seat satisfies its double
             seat = seat + 1 if seat + 1 < n else 0
         # ---------------------------------------------------------------- results
-        res = out.res
         res[gi, R_END] = end
         res[gi, R_OUT] = out_seat
-        res[gi, R_STARTER] = given.starter[gi]
+        res[gi, R_STARTER] = starters[gi]
         res[gi, R_TURNS] = turns
         res[gi, R_DRAWS] = draws
         res[gi, R_PASSES] = passes
@@ -506,24 +488,24 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             errors += 1
         ns = cfg[C_SIDES]
         for q in range(ns):
-            out.points[gi, q] = 0
-            out.winners[gi, q] = False
+            points[gi, q] = 0
+            winners[gi, q] = False
         for s in range(n):
             hv = 0
             x = hands[s, 0]
             while x:
-                hv += tiles[_low(x, ctz), 2]
+                hv += tiles[_low(x), 2]
                 x &= x - np.uint64(1)
             x = hands[s, 1]
             while x:
-                hv += tiles[64 + _low(x, ctz), 2]
+                hv += tiles[64 + _low(x), 2]
                 x &= x - np.uint64(1)
-            out.hv[gi, s] = hv
-            out.points[gi, r.side_of[s]] -= hv
+            hvs[gi, s] = hv
+            points[gi, side_of[s]] -= hv
         if end == 0:
-            w = r.side_of[out_seat]
-            out.points[gi, w] += bonus
-            out.winners[gi, w] = True
+            w = side_of[out_seat]
+            points[gi, w] += bonus
+            winners[gi, w] = True
     return errors
 
 
@@ -598,7 +580,6 @@ class JitTrains:
             self.side_of,
             np.zeros(n, dtype=np.int64),
             cfg,
-            _CTZ,
         )
 
     def rules(self, kinds: tuple[str, ...]) -> Rules:
