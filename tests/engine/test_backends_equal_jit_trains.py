@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from deckgen.engine import Engine, RoundResult
+from deckgen.engine import Engine, RoundResult, make_bots, play_match
 from deckgen.engine.players import GreedyBot, Player, RandomBot
 from deckgen.engine.results import Action
+from deckgen.rulecheck.check import CheckOptions, run_check
 from deckgen.rulecheck.fastline import END_CODES, Rounds
 from deckgen.rulecheck.jit import HAVE_JIT, python_source
 from deckgen.rulecheck.jit_trains import Given, JitTrains, make_jit_trains, play_batch, unsupported
@@ -239,3 +240,63 @@ def test_whole_matches_follow_the_station_series(rid: str) -> None:
     assert (ms.winners == (totals == best[:, None])).all()
     # every round ends, out or blocked, and the tiles add up
     assert set(np.unique(ms.rounds.end).tolist()) <= {0, 1}
+
+
+def _kernel_matches(spec: RuleSpec, n: int, matches: int) -> list[RoundResult]:
+    engine = Engine(spec, n)
+    out: list[RoundResult] = []
+    for seed in range(matches):
+        out.extend(play_match(engine, make_bots(["random"], n, seed), seed).rounds)
+    return out
+
+
+@needs_jit
+@pytest.mark.parametrize("rid", GAMES)
+def test_dealing_inside_plays_the_kernels_game(rid: str) -> None:
+    """Dealt and decided inside the compiled code (the stock drawn lazily), whole
+    matches give the kernel's statistics: mean turns, draws, passes and hand values and
+    the share of blocked rounds agree within 4.5 standard errors."""
+    spec = SPECS[rid]
+    n = 3
+    want = _kernel_matches(spec, n, 90)
+    ms = make_jit_trains(spec, n).play_matches(np.random.default_rng(11), 1500, ("random",) * n)
+    r = ms.rounds
+    kernel = {
+        "turns": [x.turns for x in want],
+        "draws": [x.draws for x in want],
+        "passes": [x.passes for x in want],
+        "seat 0 hand": [x.hand_values[0] for x in want],
+        "blocked": [float(x.end == "blocked") for x in want],
+    }
+    fast = {
+        "turns": r.turns,
+        "draws": r.draws,
+        "passes": r.passes,
+        "seat 0 hand": r.hand_values[:, 0],
+        "blocked": (r.end == 1).astype(float),
+    }
+    for name, values in kernel.items():
+        a = np.asarray(values, dtype=float)
+        b = np.asarray(fast[name], dtype=float)
+        se = float(np.sqrt(a.var() / len(a) + b.var() / len(b)))
+        z = abs(a.mean() - b.mean()) / se
+        assert z < 4.5, f"{rid}: {name} kernel {a.mean():.2f}, compiled {b.mean():.2f} (z={z:.1f})"
+
+
+@needs_jit
+@pytest.mark.parametrize("rid", GAMES)
+def test_the_rules_check_plays_the_game_on_the_compiled_path(rid: str) -> None:
+    spec = SPECS[rid]
+    per = spec.params.match.rounds
+    assert per is not None
+    opts = CheckOptions(
+        rounds=40 * per, players=(4,), workers=1, seed=3, judge_rounds=per, invariant_rounds=per
+    )
+    result = run_check(spec, opts)
+    (run,) = result.runs
+    assert run.path == "fast"
+    assert run.stats.rounds == 40 * per
+    assert run.stats.matches == 40
+    counted = run.stats.clause_rounds
+    assert counted["setup.deal"] == 40 * per
+    assert counted.get("end.out", 0) + counted.get("end.blocked", 0) == 40 * per
