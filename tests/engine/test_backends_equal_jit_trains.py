@@ -37,6 +37,35 @@ STREAM = 3000
 
 SPECS = {rid: load_rules(rid) for rid in GAMES}
 CASES = [(rid, n, lineup) for rid in GAMES for n in SPECS[rid].player_counts for lineup in LINEUPS]
+_MT, _CF = SPECS["mexican-train"], SPECS["chicken-foot"]
+
+
+def _variant(
+    spec: RuleSpec, changes: dict[str, Any], add: tuple[str, ...] = (), drop: tuple[str, ...] = ()
+) -> RuleSpec:
+    """``spec`` with ``changes``, clauses ``add`` (a plain text) and without ``drop``."""
+    clauses = [c for c in spec.raw["clause"] if c["id"] not in drop]
+    for cid in add:
+        text = {"de": f"Testregel {cid}.", "en": f"Test rule {cid}."}
+        section = "setup" if cid.startswith("setup.") else "scoring"
+        clauses.append({"id": cid, "section": section, "text": text})
+    return spec.with_changes({**changes, "clause": clauses})
+
+
+_UNTIL = {"turn.draw": "until_playable", "turn.draw_limit": None}
+VARIANTS = {
+    # drawing until a tile fits, a stock reserve (end.reserve), partners, a bonus
+    "v-trains-until": _variant(_MT, _UNTIL, drop=("play.draw_limit",)),
+    "v-trains-reserve": _variant(
+        _MT, {"deal.stock_reserve": 6, "scoring.out_bonus": 25}, ("end.reserve", "score.bonus")
+    ),
+    "v-trains-teams": _variant(_MT, {"players.teams": "opposite_at_4"}, ("setup.teams",)),
+    "v-feet-limit": _variant(
+        _CF, {"turn.draw_limit": 3, "deal.stock_reserve": 2}, ("end.reserve",)
+    ),
+    "v-feet-until": _variant(_CF, _UNTIL, drop=("play.draw_limit",)),
+}
+VARIANT_CASES = [(vid, n, lineup) for vid in VARIANTS for n in (2, 4) for lineup in LINEUPS[::2]]
 
 needs_jit = pytest.mark.skipif(not HAVE_JIT, reason="numba is not installed")
 
@@ -199,6 +228,21 @@ def test_compiled_trains_equal_the_kernel(rid: str, n: int, lineup: tuple[str, .
     spec = SPECS[rid]
     assert unsupported(spec, lineup, n) is None
     case = f"{rid}, {n} players, {'+'.join(lineup)}"
+    _compare(case, "compiled", spec, n, lineup, _kernel_rounds(spec, n, lineup, ROUNDS))
+
+
+@needs_jit
+@pytest.mark.parametrize(
+    ("vid", "n", "lineup"),
+    VARIANT_CASES,
+    ids=[f"{v}-{n}-{'+'.join(b)}" for v, n, b in VARIANT_CASES],
+)
+def test_compiled_variants_equal_the_kernel(vid: str, n: int, lineup: tuple[str, ...]) -> None:
+    """Rules the bundled files do not use, but the engine plays: other draw rules, a
+    stock reserve, partners, a bonus for going out."""
+    spec = VARIANTS[vid]
+    assert unsupported(spec, lineup, n) is None
+    case = f"{vid}, {n} players, {'+'.join(lineup)}"
     _compare(case, "compiled", spec, n, lineup, _kernel_rounds(spec, n, lineup, ROUNDS))
 
 
