@@ -61,12 +61,12 @@ def compiled_rate(rules_id: str, players: int, seconds: float) -> float:
     engine = make_jit_trains(spec, players)
     kinds = ("random",) * players
     rng = np.random.default_rng(1)
-    engine.play_matches(rng, 10, kinds)  # compiled (or loaded from the cache) here
+    engine.match_rounds(rng, 10, kinds)  # compiled (or loaded from the cache) here
     rounds = 0
     start = time.process_time()
     while True:
-        ms = engine.play_matches(rng, 2000, kinds)
-        rounds += len(ms.match_of)
+        r = engine.match_rounds(rng, 2000, kinds)
+        rounds += len(r.end)
         used = time.process_time() - start
         if used >= seconds:
             return rounds / used

@@ -44,7 +44,7 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
     if p.opening.later_starter == "round_winner":
         return "later rounds start with the previous winner"
     if p.board.shape in ("trains", "chicken_foot"):  # only compiled (jit_trains)
-        from deckgen.rulecheck.jit_trains import unsupported as trains_unsupported
+        from deckgen.rulecheck.trains_scope import unsupported as trains_unsupported
 
         return trains_unsupported(spec, bots, players)
     if p.scoring.ends_multiple is not None:

@@ -94,10 +94,15 @@ def _leaders(totals: Any, contenders: Any) -> Any:
 def play_matches(line: FastLine, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
     """Play ``matches`` matches to their end."""
     m = line.spec.params.match
-    own = getattr(line, "play_matches", None)
+    own = getattr(line, "match_rounds", None)
     if own is not None:  # a compiled engine that plays whole matches itself (jit_trains)
-        ms: Matches = own(rng, matches, kinds)
-        return ms
+        import numpy as np
+
+        per = m.rounds or 1
+        r: Rounds = own(rng, matches, kinds)
+        totals = r.points.reshape(matches, per, -1).sum(axis=1)
+        winners = _leaders(totals, np.ones(totals.shape, dtype=bool))
+        return Matches(r, np.repeat(np.arange(matches), per), matches, winners)
     if m.end == "rounds" and m.tie != "play_on":
         return _fixed(line, rng, matches, kinds)
     return _waves(line, rng, matches, kinds)

@@ -2,9 +2,9 @@
 Chicken Foot (``chicken_foot``).
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`unsupported` accepts; gives the outcome of every round as
+:func:`deckgen.rulecheck.trains_scope.unsupported` accepts; gives the outcome of every round as
 :class:`~deckgen.rulecheck.fastline.Rounds`, and whole matches
-(:meth:`JitTrains.play_matches`) for :mod:`deckgen.rulecheck.fastmatch`. One compiled
+(:meth:`JitTrains.match_rounds`) for :mod:`deckgen.rulecheck.fastmatch`. One compiled
 function, :func:`play_batch`, deals, sets out the round's station double, plays the
 round with random and greedy bots and scores it, one round after the other, all inside
 numba (:mod:`deckgen.rulecheck.jit`); without numba it runs as plain Python (slow, but
@@ -37,25 +37,18 @@ in the rules check it deals and decides from one numpy generator inside the comp
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.tables import Tables, compile_tables
-from deckgen.rulecheck.fastline import FAST_BOTS, Rounds
-from deckgen.rulecheck.jit import HAVE_JIT, njit
+from deckgen.rulecheck.fastline import Rounds
+from deckgen.rulecheck.jit import njit
+from deckgen.rulecheck.trains_scope import SHAPES
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
-if TYPE_CHECKING:
-    from deckgen.rulecheck.fastmatch import Matches
-
-SHAPES = ("trains", "chicken_foot")
-"""The layouts this engine plays, by their code in :class:`Rules` ``cfg``."""
-
-MAX_TILES = 128
-"""Hands are two 64-bit words."""
 MAX_ENDS = 256
 CENTRE_ARMS = 6
 TOES = 3
@@ -512,34 +505,6 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     return errors
 
 
-def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
-    """Why this engine cannot play the rules file with these bots (None: it can)."""
-    p = spec.params
-    if p.board.shape not in SHAPES:
-        return "not a train or chicken-foot layout"
-    if not HAVE_JIT:
-        return "numba is not installed (the kernel plays the trains and feet)"
-    if len(spec.dset) > MAX_TILES:
-        return f"more than {MAX_TILES} tiles"
-    if p.opening.lead != "station" or p.opening.first_starter != "seat":
-        return "the round does not start from the station double with seat 0"
-    if p.opening.later_starter == "round_winner":
-        return "later rounds start with the previous winner"
-    if p.deal.rest != "stock" or p.deal.redeal_doubles:
-        return "no stock, or deals thrown in"
-    if p.turn.play_drawn != "must":
-        return "a drawn tile may be kept"
-    sc = p.scoring
-    if sc.method != "penalty" or sc.round_to is not None or sc.ends_multiple is not None:
-        return "scoring other than penalty points"
-    if p.match.end != "rounds" or p.match.tie == "play_on":
-        return "a match to a target score or played on after a tie"
-    for b in bots:
-        if b not in FAST_BOTS:
-            return f"the bot '{b}' has no fast version"
-    return None
-
-
 class JitTrains:
     """Plays batches of rounds and whole matches of one rules file and player count."""
 
@@ -628,20 +593,17 @@ class JitTrains:
             np.zeros((0, 1), dtype=np.float64),
         )
 
-    def play_matches(self, rng: Any, matches: int, kinds: tuple[str, ...]) -> Matches:
-        """Play ``matches`` matches of the file's fixed number of rounds, all rounds of
-        all matches in one compiled call (match-major order), as the kernel's
-        :func:`~deckgen.engine.match.play_match`: round ``k`` has the ``k``-th station
-        double, the first starter is seat 0 and later ones follow ``later_starter``."""
-        from deckgen.rulecheck.fastmatch import Matches, _leaders
-
+    def match_rounds(self, rng: Any, matches: int, kinds: tuple[str, ...]) -> Rounds:
+        """Every round of ``matches`` matches of the file's fixed number of rounds, in one
+        compiled call (match-major order), as the kernel's
+        :func:`~deckgen.engine.match.play_match` plays them: round ``k`` has the
+        ``k``-th station double, the first starter is seat 0 and later ones follow
+        ``later_starter``. :func:`deckgen.rulecheck.fastmatch.play_matches` adds who
+        won each match."""
         per = self.spec.params.match.rounds or 1
         rno = np.tile(np.arange(per, dtype=np.int64), matches)
         starter = rno % self.n if self._base.cfg[C_LATER] else np.zeros_like(rno)
-        r = self.play_rounds(self.dealt(rno + 1, starter), kinds, rng)
-        totals = r.points.reshape(matches, per, -1).sum(axis=1)
-        winners = _leaders(totals, np.ones(totals.shape, dtype=bool))
-        return Matches(r, np.repeat(np.arange(matches), per), matches, winners)
+        return self.play_rounds(self.dealt(rno + 1, starter), kinds, rng)
 
 
 def make_jit_trains(spec: RuleSpec, players: int) -> JitTrains:

@@ -25,8 +25,10 @@ from deckgen.engine.players import GreedyBot, Player, RandomBot
 from deckgen.engine.results import Action
 from deckgen.rulecheck.check import CheckOptions, run_check
 from deckgen.rulecheck.fastline import END_CODES, Rounds
+from deckgen.rulecheck.fastmatch import play_matches
 from deckgen.rulecheck.jit import HAVE_JIT, python_source
-from deckgen.rulecheck.jit_trains import Given, JitTrains, make_jit_trains, play_batch, unsupported
+from deckgen.rulecheck.jit_trains import Given, JitTrains, make_jit_trains, play_batch
+from deckgen.rulecheck.trains_scope import unsupported
 from deckgen.rulespec import RuleSpec, load_rules
 
 GAMES = ("mexican-train", "chicken-foot")
@@ -274,7 +276,7 @@ def test_whole_matches_follow_the_station_series(rid: str) -> None:
     engine = make_jit_trains(spec, 4)
     per = spec.params.match.rounds
     assert per is not None
-    ms = engine.play_matches(np.random.default_rng(7), 50, ("random",) * 4)
+    ms = play_matches(engine, np.random.default_rng(7), 50, ("random",) * 4)  # type: ignore[arg-type]
     assert ms.count == 50
     assert len(ms.match_of) == 50 * per
     assert ms.rounds.starter[:per].tolist() == [k % 4 for k in range(per)]
@@ -303,7 +305,9 @@ def test_dealing_inside_plays_the_kernels_game(rid: str) -> None:
     spec = SPECS[rid]
     n = 3
     want = _kernel_matches(spec, n, 90)
-    ms = make_jit_trains(spec, n).play_matches(np.random.default_rng(11), 1500, ("random",) * n)
+    engine = make_jit_trains(spec, n)
+    rng = np.random.default_rng(11)
+    ms = play_matches(engine, rng, 1500, ("random",) * n)  # type: ignore[arg-type]
     r = ms.rounds
     kernel = {
         "turns": [x.turns for x in want],
