@@ -45,10 +45,10 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
             return "the stock may hold no tile that can be turned up"
     if p.opening.later_starter == "round_winner":
         return "later rounds start with the previous winner"
-    if p.board.shape == "trains":
-        return "a train layout (the kernel plays the trains)"
-    if p.board.shape == "chicken_foot":
-        return "a chicken-foot layout (the kernel plays the feet)"
+    if p.board.shape in ("trains", "chicken_foot"):  # only compiled (jit_trains)
+        from deckgen.rulecheck.trains_scope import unsupported as trains_unsupported
+
+        return trains_unsupported(spec, bots, players)
     if p.scoring.ends_multiple is not None:
         return "points are scored during play (the kernel counts the open ends)"
     for b in bots:

@@ -69,6 +69,10 @@ def make_fast(spec: RuleSpec, players: int) -> FastLine:
     """The fast player for a rules file: bitmasks for line boards of up to 64 tiles,
     boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise."""
     tables = compile_tables(spec, players)
+    if tables.shape in ("trains", "chicken_foot"):
+        from deckgen.rulecheck.jit_trains import JitTrains
+
+        return JitTrains(spec, tables)  # type: ignore[return-value]  # plays whole matches
     if tables.shape == "line" and len(tables.tiles) <= 64:
         return FastLine(spec, tables)
     from deckgen.rulecheck.fastboard import FastBoard
@@ -98,6 +102,15 @@ def play_matches(
 ) -> Matches:
     """Play ``matches`` matches to their end."""
     m = line.spec.params.match
+    own = getattr(line, "match_rounds", None)
+    if own is not None:  # a compiled engine that plays whole matches itself (jit_trains)
+        import numpy as np
+
+        per = m.rounds or 1
+        r: Rounds = own(rng, matches, kinds)
+        totals = r.points.reshape(matches, per, -1).sum(axis=1)
+        winners = _leaders(totals, np.ones(totals.shape, dtype=bool))
+        return Matches(r, np.repeat(np.arange(matches), per), matches, winners)
     if m.end == "rounds" and m.tie != "play_on":
         return _fixed(line, rng, matches, kinds)
     return _waves(line, rng, matches, kinds)

@@ -1,0 +1,611 @@
+"""The compiled fast path for the layouts with owned arms: Mexican Train (``trains``) and
+Chicken Foot (``chicken_foot``).
+
+Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
+:func:`deckgen.rulecheck.trains_scope.unsupported` accepts; gives the outcome of every round as
+:class:`~deckgen.rulecheck.fastline.Rounds`, and whole matches
+(:meth:`JitTrains.match_rounds`) for :mod:`deckgen.rulecheck.fastmatch`. One compiled
+function, :func:`play_batch`, deals, sets out the round's station double, plays the
+round with random and greedy bots and scores it, one round after the other, all inside
+numba (:mod:`deckgen.rulecheck.jit`); without numba it runs as plain Python (slow, but
+the same source, so the tests prove it too).
+
+It follows the kernel (:class:`~deckgen.engine.state.RoundState` with
+:class:`~deckgen.engine.trains.Trains` or :class:`~deckgen.engine.chickenfoot.ChickenFoot`)
+step for step:
+
+- the deal is :func:`~deckgen.engine.setup.deal_tiles`' partial Fisher-Yates shuffle
+  (``floor(u * size)`` picks), then :func:`~deckgen.engine.trains.take_station`: the
+  round's double goes to the middle, a player dealt it takes the first stock tile;
+- turns: the ends the seat to move may use, the tiles that fit, drawing (up to the draw
+  limit, stopping at the reserve), passing, a blocked round;
+- the moves in the kernel's order: Mexican Train: for each end the seat may use (own
+  train, open trains, the Mexican Train; only the double's end while a double waits), the
+  fitting tiles by deck index; Chicken Foot: for each distinct value among the ends open
+  now (only the next missing arm or toe while one is missing), the fitting tiles by deck
+  index. ``random`` picks ``moves[floor(u * len(moves))]``, ``greedy`` the first move
+  with the heaviest tile;
+- a train's double: the same seat moves again to satisfy it; passing opens the seat's
+  train, playing on it closes it; Chicken Foot: six arms on the centre double, three toes
+  on every later double, each laid before play goes on elsewhere;
+- scoring ``penalty`` (every side loses its own pips, ``out_bonus`` to the side out).
+
+Given the kernel's deals and one array of decision numbers per round, it gives the
+kernel's round results exactly (``tests/engine/test_backends_equal_jit_trains.py``);
+in the rules check it deals and decides from one numpy generator inside the compiled code.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckgen.engine.tables import Tables, compile_tables
+from deckgen.rulecheck.fastline import Rounds
+from deckgen.rulecheck.jit import njit
+from deckgen.rulecheck.trains_scope import SHAPES
+from deckgen.rulespec import RuleSpec
+from deckgen.tiles import Tile
+
+MAX_ENDS = 256
+CENTRE_ARMS = 6
+TOES = 3
+
+# cfg slots
+C_N, C_T, C_V, C_HAND, C_SHAPE, C_RESERVE, C_LIMIT, C_DRAW, C_BONUS, C_SIDES = range(10)
+C_LATER, C_SIZE = 10, 11
+# res columns
+R_END, R_OUT, R_STARTER, R_TURNS, R_DRAWS, R_PASSES, R_PLAYED, R_ERROR = range(8)
+R_COLS = 8
+
+
+class Rules(NamedTuple):
+    """The rules as arrays for the compiled code."""
+
+    tiles: NDArray[np.int64]
+    """(tiles, 4): low half, high half, scoring value, is a double."""
+    suits: NDArray[np.uint64]
+    """(values, 2): the tiles carrying each value, as two 64-bit words."""
+    bits: NDArray[np.uint64]
+    """(tiles, 2): each tile's bit as two 64-bit words (one of them 0)."""
+    doubles: NDArray[np.int64]
+    """(values,): deck index of the double ``v-v``."""
+    side_of: NDArray[np.int64]
+    greedy: NDArray[np.int64]
+    """(players,): 1 where the seat's bot is ``greedy``."""
+    cfg: NDArray[np.int64]
+
+
+class Given(NamedTuple):
+    """Per round: its number in the match (which station double), its starter, and
+    the kernel's deal and decision numbers, or empty arrays: dealt and decided inside
+    from the generator."""
+
+    round_no: NDArray[np.int64]
+    starter: NDArray[np.int64]
+    hands: NDArray[np.uint64]
+    """(rounds, players, 2), or empty: deal inside."""
+    rest: NDArray[np.int64]
+    """(rounds, width): the undealt tiles in draw order, -1 padded (before the station)."""
+    numbers: NDArray[np.float64]
+    """(rounds, k): the k-th random decision of a round uses ``numbers[g, k]``; empty:
+    decide from the generator."""
+
+
+class Out(NamedTuple):
+    """Per round: ``res`` (rounds, 8) end, out seat, starter, turns, draws, passes,
+    played, error; hand values (rounds, players); points and winners (rounds, sides)."""
+
+    res: NDArray[np.int64]
+    hv: NDArray[np.int64]
+    points: NDArray[np.int64]
+    winners: NDArray[np.bool_]
+
+
+@njit
+def _popcount(x: np.uint64) -> int:
+    """Set bits of ``x`` (LLVM compiles this loop to one ``popcnt``)."""
+    c = 0
+    while x:
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit
+def _low(x: np.uint64) -> int:
+    """Index of the lowest set bit of ``x`` (not 0): the bits below it, counted."""
+    return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@njit
+def _kth(x: np.uint64, k: int) -> int:
+    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
+    for _ in range(k):
+        x = x & (x - np.uint64(1))
+    return _low(x)
+
+
+@njit
+def _deal(
+    cfg: NDArray[np.int64],
+    bits: NDArray[np.uint64],
+    rng: Any,
+    pool: NDArray[np.int64],
+    hands: NDArray[np.uint64],
+    stk: NDArray[np.int64],
+    lazy: bool,
+) -> int:
+    """Deal as :func:`deckgen.engine.setup.deal_tiles` does; return the stock size
+    (``stk`` in draw order; unshuffled when ``lazy``). Arrays, not :class:`Rules`:
+    every array passed costs a reference count."""
+    n = cfg[C_N]
+    nt = cfg[C_T]
+    h = cfg[C_HAND]
+    for i in range(nt):
+        pool[i] = i
+    m = nt
+    for s in range(n):
+        w0 = np.uint64(0)
+        w1 = np.uint64(0)
+        if m == h:
+            for j in range(m):
+                i = pool[j]
+                w0 |= bits[i, 0]
+                w1 |= bits[i, 1]
+            m = 0
+        k = h if h < m else m
+        for size in range(m, m - k, -1):
+            j = int(rng.random() * size)
+            i = pool[j]
+            w0 |= bits[i, 0]
+            w1 |= bits[i, 1]
+            pool[j] = pool[size - 1]
+        m -= k
+        hands[s, 0] = w0
+        hands[s, 1] = w1
+    if lazy:  # the stock stays unshuffled: each draw picks from it (_take)
+        for q in range(m):
+            stk[q] = pool[q]
+        return int(m)
+    for q in range(m):
+        size = m - q
+        j = int(rng.random() * size)
+        stk[q] = pool[j]
+        pool[j] = pool[size - 1]
+    return int(m)
+
+
+@njit
+def _station(
+    cfg: NDArray[np.int64],
+    bits: NDArray[np.uint64],
+    d: int,
+    hands: NDArray[np.uint64],
+    stk: NDArray[np.int64],
+    m: int,
+    lazy: bool,
+    rng: Any,
+) -> tuple[int, int]:
+    """:func:`deckgen.engine.trains.take_station`: return (stock start, stock size) after
+    the round's double ``d`` went to the middle."""
+    wd = d >> 6
+    b = bits[d, wd]
+    for s in range(cfg[C_N]):
+        if hands[s, wd] & b:
+            hands[s, wd] ^= b
+            if m > 0:
+                i = stk[0]
+                if lazy:
+                    j = int(rng.random() * m)
+                    i = stk[j]
+                    stk[j] = stk[0]
+                    stk[0] = i
+                hands[s, 0] |= bits[i, 0]
+                hands[s, 1] |= bits[i, 1]
+                return 1, m - 1
+            return 0, m
+    p = 0
+    while p < m and stk[p] != d:
+        p += 1
+    if p == m:  # out of play (not dealt, not in the stock): nothing to take
+        return 0, m
+    if lazy:
+        stk[p] = stk[m - 1]
+        return 0, m - 1
+    for q in range(p, m - 1):
+        stk[q] = stk[q + 1]
+    return 0, m - 1
+
+
+@njit
+def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
+    """Play every round of the batch; write the results into ``out``. Returns the
+    number of rounds with an error (a decision stream too short: 0 in the check)."""
+    cfg = r.cfg
+    n = cfg[C_N]
+    nt = cfg[C_T]
+    shape = cfg[C_SHAPE]
+    reserve = cfg[C_RESERVE]
+    limit = cfg[C_LIMIT]
+    can_draw = cfg[C_DRAW] != 0
+    bonus = cfg[C_BONUS]
+    tiles = r.tiles
+    suits = r.suits
+    bits = r.bits
+    g = given.round_no.shape[0]
+    deal_inside = given.hands.shape[0] == 0
+    streams = given.numbers.shape[0] > 0
+    nk = given.numbers.shape[1] if streams else 0
+    pool = np.zeros(nt, dtype=np.int64)
+    hands = np.zeros((n, 2), dtype=np.uint64)
+    stk = np.zeros(nt + 1, dtype=np.int64)
+    ends = np.zeros(MAX_ENDS, dtype=np.int64)
+    closed = np.zeros(MAX_ENDS, dtype=np.bool_)
+    allowed = np.zeros(MAX_ENDS, dtype=np.int64)
+    cnt = np.zeros(MAX_ENDS, dtype=np.int64)
+    mk = np.zeros((MAX_ENDS, 2), dtype=np.uint64)
+    greedy = r.greedy
+    numbers = given.numbers
+    doubles = r.doubles
+    round_nos = given.round_no
+    starters = given.starter
+    given_hands = given.hands
+    given_rest = given.rest
+    res = out.res
+    hvs = out.hv
+    points = out.points
+    winners = out.winners
+    side_of = r.side_of
+    errors = 0
+    for gi in range(g):
+        # ---------------------------------------------------------------- the deal
+        if deal_inside:
+            m = _deal(cfg, bits, rng, pool, hands, stk, True)
+        else:
+            for s in range(n):
+                hands[s, 0] = given_hands[gi, s, 0]
+                hands[s, 1] = given_hands[gi, s, 1]
+            m = 0
+            while m < given_rest.shape[1] and given_rest[gi, m] >= 0:
+                stk[m] = given_rest[gi, m]
+                m += 1
+        nv = cfg[C_V]
+        sv = nv - 1 - (round_nos[gi] - 1) % nv
+        top, left = _station(cfg, bits, doubles[sv], hands, stk, m, deal_inside, rng)
+        # ---------------------------------------------------------------- the layout
+        opened = 0
+        if shape == 0:
+            nends = n + 1
+            for e in range(nends):
+                ends[e] = sv
+        else:
+            nends = CENTRE_ARMS
+            for e in range(nends):
+                ends[e] = sv
+                closed[e] = False
+        pending = -1  # trains: the end of the double to satisfy
+        miss_at = 0  # chicken foot: the next missing arm or toe ...
+        miss_n = CENTRE_ARMS if shape == 1 else 0  # ... and how many are missing
+        seat = starters[gi]
+        turns = draws = passes = played = forced = 0
+        end = -1
+        out_seat = -1
+        k = 0  # decision numbers used
+        err = 0
+        while True:
+            # ------------------------------------------------------------ a turn begins
+            turns += 1
+            if turns > 100_000:
+                err = 2
+                end = 1
+                break
+            na = 0
+            if shape == 0:
+                if pending >= 0:
+                    allowed[0] = pending
+                    na = 1
+                else:
+                    y = np.uint64(opened | (1 << seat))
+                    while y:
+                        allowed[na] = _low(y)
+                        na += 1
+                        y &= y - np.uint64(1)
+                    allowed[na] = n
+                    na += 1
+            elif miss_n > 0:
+                allowed[0] = miss_at
+                na = 1
+            else:
+                seen = 0
+                for e in range(nends):
+                    if not closed[e]:
+                        vb = 1 << ends[e]
+                        if not seen & vb:  # distinct values by their first end
+                            seen |= vb
+                            allowed[na] = e
+                            na += 1
+            h0 = hands[seat, 0]
+            h1 = hands[seat, 1]
+            l0 = np.uint64(0)
+            l1 = np.uint64(0)
+            for a in range(na):  # the fitting tiles per end the seat may use
+                v = ends[allowed[a]]
+                x0 = h0 & suits[v, 0]
+                x1 = h1 & suits[v, 1]
+                mk[a, 0] = x0
+                mk[a, 1] = x1
+                l0 |= x0
+                l1 |= x1
+            if l0 == 0 and l1 == 0:
+                f0 = np.uint64(0)
+                f1 = np.uint64(0)
+                for a in range(na):
+                    v = ends[allowed[a]]
+                    f0 |= suits[v, 0]
+                    f1 |= suits[v, 1]
+                if can_draw:
+                    drawn = 0
+                    stop = 0
+                    while True:
+                        if left <= reserve:
+                            if reserve > 0:
+                                stop = 1
+                            break
+                        if limit > 0 and drawn == limit:
+                            break
+                        i = stk[top]
+                        if deal_inside:  # the stock is unshuffled: a uniform pick
+                            j = top + int(rng.random() * left)
+                            i = stk[j]
+                            stk[j] = stk[top]
+                            stk[top] = i
+                        top += 1
+                        left -= 1
+                        drawn += 1
+                        b0 = bits[i, 0]
+                        b1 = bits[i, 1]
+                        hands[seat, 0] |= b0
+                        hands[seat, 1] |= b1
+                        if (f0 & b0) | (f1 & b1):
+                            l0 = b0
+                            l1 = b1
+                            for a in range(na):  # only the drawn tile may be laid
+                                v = ends[allowed[a]]
+                                mk[a, 0] = suits[v, 0] & b0
+                                mk[a, 1] = suits[v, 1] & b1
+                            break
+                    draws += drawn
+                    if stop:
+                        end = 2
+                        break
+                if l0 == 0 and l1 == 0:
+                    passes += 1
+                    forced += 1
+                    if shape == 0:
+                        opened |= 1 << seat
+                    if forced >= n and (not can_draw or (reserve == 0 and left == 0)):
+                        end = 1
+                        break
+                    seat = seat + 1 if seat + 1 < n else 0
+                    continue
+            # ------------------------------------------------------------ the decision
+            total = 0
+            for a in range(na):
+                c = _popcount(mk[a, 0]) + _popcount(mk[a, 1])
+                cnt[a] = c
+                total += c
+            if greedy[seat]:
+                best = -1
+                best_v = -1
+                best_e = -1
+                for a in range(na):
+                    if cnt[a] == 0:
+                        continue
+                    x = mk[a, 0]
+                    while x:
+                        i = _low(x)
+                        if tiles[i, 2] > best_v:
+                            best, best_v, best_e = i, tiles[i, 2], allowed[a]
+                        x &= x - np.uint64(1)
+                    x = mk[a, 1]
+                    while x:
+                        i = 64 + _low(x)
+                        if tiles[i, 2] > best_v:
+                            best, best_v, best_e = i, tiles[i, 2], allowed[a]
+                        x &= x - np.uint64(1)
+                tile = best
+                e = best_e
+            else:
+                if streams:
+                    if k >= nk:
+                        err = 1
+                        end = 1
+                        break
+                    u = numbers[gi, k]
+                else:
+                    u = rng.random()
+                k += 1
+                j = int(u * total)
+                a = 0
+                while j >= cnt[a]:
+                    j -= cnt[a]
+                    a += 1
+                e = allowed[a]
+                x = mk[a, 0]
+                c0 = _popcount(x)
+                if j < c0:  # noqa: SIM108 (numba types one branch at a time)
+                    tile = _kth(x, j)
+                else:
+                    tile = 64 + _kth(mk[a, 1], j - c0)
+            # ------------------------------------------------------------ the tile is laid
+            hands[seat, 0] ^= bits[tile, 0]
+            hands[seat, 1] ^= bits[tile, 1]
+            v = ends[e]
+            ends[e] = tiles[tile, 0] + tiles[tile, 1] - v
+            double = tiles[tile, 3] != 0
+            played += 1
+            forced = 0
+            if shape == 0:
+                if e == seat:
+                    opened &= ~(1 << e)
+                pending = e if double else -1
+            else:
+                if miss_n > 0 and miss_at == e:
+                    miss_at += 1
+                    miss_n -= 1
+                if double:
+                    closed[e] = True
+                    miss_at = nends
+                    miss_n = TOES
+                    for _q in range(TOES):
+                        ends[nends] = v
+                        closed[nends] = False
+                        nends += 1
+            if hands[seat, 0] == 0 and hands[seat, 1] == 0:
+                end = 0
+                out_seat = seat
+                break
+            if shape == 0 and double:
+                continue  # the same seat satisfies its double
+            seat = seat + 1 if seat + 1 < n else 0
+        # ---------------------------------------------------------------- results
+        res[gi, R_END] = end
+        res[gi, R_OUT] = out_seat
+        res[gi, R_STARTER] = starters[gi]
+        res[gi, R_TURNS] = turns
+        res[gi, R_DRAWS] = draws
+        res[gi, R_PASSES] = passes
+        res[gi, R_PLAYED] = played
+        res[gi, R_ERROR] = err
+        if err:
+            errors += 1
+        ns = cfg[C_SIDES]
+        for q in range(ns):
+            points[gi, q] = 0
+            winners[gi, q] = False
+        for s in range(n):
+            hv = 0
+            x = hands[s, 0]
+            while x:
+                hv += tiles[_low(x), 2]
+                x &= x - np.uint64(1)
+            x = hands[s, 1]
+            while x:
+                hv += tiles[64 + _low(x), 2]
+                x &= x - np.uint64(1)
+            hvs[gi, s] = hv
+            points[gi, side_of[s]] -= hv
+        if end == 0:
+            w = side_of[out_seat]
+            points[gi, w] += bonus
+            winners[gi, w] = True
+    return errors
+
+
+class JitTrains:
+    """Plays batches of rounds and whole matches of one rules file and player count."""
+
+    def __init__(self, spec: RuleSpec, t: Tables) -> None:
+        self.spec = spec
+        self.t = t
+        n = self.n = t.players
+        self.nsides = len(t.sides)
+        self.side_of = np.array(t.side_of, dtype=np.int64)
+        dset = spec.dset
+        nt = len(t.tiles)
+        tiles = np.zeros((nt, 4), dtype=np.int64)
+        bits = np.zeros((nt, 2), dtype=np.uint64)
+        for i in range(nt):
+            tiles[i] = (t.lo[i], t.hi[i], t.value[i], int(t.is_double[i]))
+            bits[i, i >> 6] = np.uint64(1 << (i & 63))
+        nv = dset.max_pip + 1
+        suits = np.zeros((nv, 2), dtype=np.uint64)
+        for v in range(nv):
+            m = t.suit[v]
+            suits[v, 0] = np.uint64(m & 0xFFFFFFFFFFFFFFFF)
+            suits[v, 1] = np.uint64(m >> 64)
+        p = spec.params
+        cfg = np.zeros(C_SIZE + 1, dtype=np.int64)
+        cfg[C_N] = n
+        cfg[C_T] = nt
+        cfg[C_V] = nv
+        cfg[C_HAND] = t.hand_size
+        cfg[C_SHAPE] = SHAPES.index(t.shape)
+        cfg[C_RESERVE] = t.reserve
+        cfg[C_LIMIT] = t.draw_limit
+        cfg[C_DRAW] = int(t.draw != "none")
+        cfg[C_BONUS] = p.scoring.out_bonus
+        cfg[C_SIDES] = self.nsides
+        cfg[C_LATER] = int(p.opening.later_starter == "next_seat")
+        self._base = Rules(
+            tiles,
+            suits,
+            bits,
+            np.array([dset.index(Tile(v, v)) for v in dset.values], dtype=np.int64),
+            self.side_of,
+            np.zeros(n, dtype=np.int64),
+            cfg,
+        )
+
+    def rules(self, kinds: tuple[str, ...]) -> Rules:
+        """The arrays for seats playing the bots ``kinds``."""
+        greedy = np.array([int(k == "greedy") for k in kinds], dtype=np.int64)
+        return self._base._replace(greedy=greedy)
+
+    def play_rounds(self, given: Given, kinds: tuple[str, ...], rng: Any, fn: Any = None) -> Rounds:
+        """Play the rounds ``given`` describes (``fn``: :func:`play_batch` or its Python
+        source) and return their results."""
+        g = given.round_no.shape[0]
+        out = Out(
+            np.zeros((g, R_COLS), dtype=np.int64),
+            np.zeros((g, self.n), dtype=np.int64),
+            np.zeros((g, self.nsides), dtype=np.int64),
+            np.zeros((g, self.nsides), dtype=np.bool_),
+        )
+        errors = (fn or play_batch)(self.rules(kinds), given, out, rng)
+        if errors:
+            raise RuntimeError(f"{errors} rounds ran out of decision numbers or turns")
+        res = out.res
+        return Rounds(
+            res[:, R_END].copy(),
+            res[:, R_OUT].copy(),
+            res[:, R_STARTER].copy(),
+            res[:, R_TURNS].copy(),
+            res[:, R_DRAWS].copy(),
+            res[:, R_PASSES].copy(),
+            res[:, R_PLAYED].copy(),
+            out.hv,
+            out.points,
+            out.winners,
+            np.zeros(g, dtype=np.int64),
+        )
+
+    def dealt(self, round_no: NDArray[np.int64], starter: NDArray[np.int64]) -> Given:
+        """Rounds dealt and decided inside the compiled code."""
+        return Given(
+            round_no.astype(np.int64),
+            starter.astype(np.int64),
+            np.zeros((0, self.n, 2), dtype=np.uint64),
+            np.zeros((0, 1), dtype=np.int64),
+            np.zeros((0, 1), dtype=np.float64),
+        )
+
+    def match_rounds(self, rng: Any, matches: int, kinds: tuple[str, ...]) -> Rounds:
+        """Every round of ``matches`` matches of the file's fixed number of rounds, in one
+        compiled call (match-major order), as the kernel's
+        :func:`~deckgen.engine.match.play_match` plays them: round ``k`` has the
+        ``k``-th station double, the first starter is seat 0 and later ones follow
+        ``later_starter``. :func:`deckgen.rulecheck.fastmatch.play_matches` adds who
+        won each match."""
+        per = self.spec.params.match.rounds or 1
+        rno = np.tile(np.arange(per, dtype=np.int64), matches)
+        starter = rno % self.n if self._base.cfg[C_LATER] else np.zeros_like(rno)
+        return self.play_rounds(self.dealt(rno + 1, starter), kinds, rng)
+
+
+def make_jit_trains(spec: RuleSpec, players: int) -> JitTrains:
+    """The compiled player for a train or chicken-foot rules file."""
+    return JitTrains(spec, compile_tables(spec, players))
