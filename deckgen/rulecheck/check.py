@@ -47,6 +47,9 @@ JUDGE_SHARE = 100
 """With the fast path, the reference engine judges one round in this many ..."""
 JUDGE_MIN = 1000
 """... and at least this many rounds (all of them when fewer are asked for)."""
+INVARIANT_MIN = 400
+"""The engine's invariant checks (and the decision counts) run on a tenth of the
+judge's rounds, at least this many."""
 MAX_ROUNDS = 10_000_000
 
 
@@ -68,7 +71,7 @@ class CheckOptions:
     (default: :func:`judge_default`, a hundredth of ``rounds``, at least 1,000)."""
     invariant_rounds: int | None = None
     """Rounds played with the engine's invariant checks on (default: a tenth of the
-    reference engine's rounds, at least 1,000)."""
+    reference engine's rounds, at least :data:`INVARIANT_MIN`)."""
 
 
 @dataclass
@@ -257,7 +260,7 @@ def run_check(
                     budget = sample
                 else:
                     why = "the reference engine plays every round anyway"
-            inv = opts.invariant_rounds or min(budget, max(1000, budget // 10))
+            inv = opts.invariant_rounds or min(budget, max(INVARIANT_MIN, budget // 10))
             plans.append(_Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget)))
     feas = {n: feasibility(spec, n) for n in counts}
     if any(p.why_not_fast is None for p in plans):

@@ -47,7 +47,7 @@ def test_report_schema_and_stable_keys() -> None:
     assert lo < st["turns_per_round"]["mean"] < hi
     assert st["rounds_per_match"]["mean"] == 4
     # the reference engine judged a sample with the invariants on
-    assert sec["invariants"]["rounds_checked"] >= 1000
+    assert sec["invariants"]["rounds_checked"] >= 400  # check.INVARIANT_MIN
     assert not sec["invariants"]["violations"]
     ids = [c["id"] for c in sec["coverage"]["clauses"]]
     assert ids == spec.decision_clause_ids()

@@ -81,7 +81,7 @@ def test_the_check_reports_decisions_from_the_judge() -> None:
     (run,) = result.runs
     assert run.path == "fast"
     assert run.decisions is not None
-    assert run.decisions.rounds == run.judge.invariant_rounds >= 1000
+    assert run.decisions.rounds == run.judge.invariant_rounds >= 400
     assert 0 < run.decisions.choices < run.decisions.turns
 
 
