@@ -262,8 +262,9 @@ def tally_matches(tally: PlayTally, ms: Matches, side_of: Ints) -> None:
 
 
 SLICE_ROUNDS = 400
-"""A fast chunk comes back in slices of about this many rounds (whole matches), so the
-check can stop close to the rounds asked for."""
+"""A fast chunk of matches to a target comes back in slices of about this many rounds
+(whole matches), so the check can stop close to the rounds asked for. Matches of a
+fixed number of rounds are planned exactly and come back whole."""
 
 
 def run_fast_chunk(task: FastTask) -> list[PlayTally]:
@@ -275,7 +276,11 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
     kinds = tuple(c.bots[min(s, len(c.bots) - 1)] for s in range(c.players))
     ms = play_matches(line, rng, task.count, kinds)
-    per = max(1, round(SLICE_ROUNDS * ms.count / max(1, len(ms.match_of))))
+    m = line.spec.params.match
+    if m.end == "rounds" and m.tie != "play_on":  # the chunks hold exactly what is asked
+        per = ms.count
+    else:
+        per = max(1, round(SLICE_ROUNDS * ms.count / max(1, len(ms.match_of))))
     parts = []
     for first in range(0, ms.count, per):
         tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
