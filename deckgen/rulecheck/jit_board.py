@@ -566,10 +566,19 @@ class JitBoard(FastBoard):
         deal_rounds(rng, self.cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
         return Deals(hands, rest, redeals)
 
+    def indices(self, hands: np.ndarray) -> I64:
+        """Hands as deck indices (rounds, players, hand size), from this engine's deals
+        or from :class:`FastBoard`'s boolean ones (rounds, players, tiles)."""
+        if hands.dtype == np.bool_:
+            g = hands.shape[0]
+            return np.nonzero(hands)[2].reshape(g, self.n, -1).astype(np.int64)
+        return np.ascontiguousarray(hands, dtype=np.int64)
+
     def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:
         """(starter, forced lead tile or -1) per deal under the first-round rule."""
         out = np.zeros((hands.shape[0], 2), dtype=np.int64)
-        first_rule_rounds(self.cfg, hands, self.doubles, self.heavy, bool(lead_any), out)
+        idx = self.indices(hands)
+        first_rule_rounds(self.cfg, idx, self.doubles, self.heavy, bool(lead_any), out)
         return out[:, 0].copy(), out[:, 1].copy()
 
     def play(
@@ -605,7 +614,7 @@ class JitBoard(FastBoard):
             numbers = np.zeros((g, 0), dtype=np.float64)
             gen = rng
         out = np.zeros((g, O_HANDS + n + self.nsides), dtype=np.int64)
-        hands = np.ascontiguousarray(deals.hands, dtype=np.int64)
+        hands = self.indices(deals.hands)
         play_rounds(cfg, self.tab, hands, np.ascontiguousarray(rest), start, numbers, gen, out)
         return self.results(out, np.asarray(starter, dtype=np.int64), deals)
 
