@@ -26,10 +26,12 @@ from deckgen.engine.players import Player, RandomBot
 from deckgen.engine.results import MatchResult, RoundResult
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck import jit_board
+from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.fastline import END_CODES, Deals, Rounds, RoundStreams, unsupported
 from deckgen.rulecheck.fastmatch import _waves, make_fast
 from deckgen.rulecheck.jit import HAVE_JIT, python_source
 from deckgen.rulecheck.jit_board import JitBoard
+from deckgen.rulecheck.tally import PlayTally
 from deckgen.rulespec import RuleSpec
 from tests.engine.test_backends_equal import (
     LINEUPS,
@@ -288,3 +290,14 @@ def test_the_check_takes_the_compiled_board() -> None:
         assert isinstance(fast, JitBoard) == HAVE_JIT
         why = unsupported(spec, ("random", "greedy"), 4)
         assert (why is None) == (HAVE_JIT or not spec.params.scoring.ends_multiple)
+
+
+@pytest.mark.parametrize(("n", "teams"), [(2, False), (4, True)])
+def test_the_fast_count_names_partners_only_where_there_are_some(n: int, teams: bool) -> None:
+    spec = SPECS["all-fives"]  # teams only at 4 (``opposite_at_4``)
+    line = make_fast(spec, n)
+    ms = _waves(line, np.random.default_rng(3), 20, ("random",) * n)
+    tally = PlayTally(n, line.nsides, 10.0, 30.0)
+    count_batch(tally, spec, ms)
+    assert ("setup.teams" in tally.clause_rounds) == teams
+    assert tally.clause_rounds["setup.deal"] == len(ms.match_of)
