@@ -29,6 +29,7 @@ points scored during play are added, as :mod:`deckgen.engine.finish` does.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,9 @@ C_FIRST = 14
 """The first-round starter: 0 seat 0, 1 the highest double, 2 a required double."""
 C_LEAD_DOUBLE = 15
 """1: the starter must lead the double that made them starter."""
-C_SEATS = 16
+C_LAZY = 16
+"""1: the stock is shuffled as it is drawn (:class:`LazyDeals`)."""
+C_SEATS = 17
 """Then per seat: 1 when its bot is ``random``; then per seat its side."""
 
 SHAPES = {"line": 0, "spinner": 1, "cross_doubles": 2}
@@ -106,7 +109,11 @@ def deal_rounds(
 ) -> None:
     """Shuffle one deal per row of ``hands`` (rounds, players, hand size: deck indices)
     and ``rest`` (the stock in draw order), dealt again while the redeal rules say so
-    (``first_rule`` marks the deals whose starter the first-round rule picks)."""
+    (``first_rule`` marks the deals whose starter the first-round rule picks).
+
+    With ``C_LAZY`` only the hands are shuffled (Fisher-Yates from the front): ``rest``
+    holds the other tiles in no particular order, and the play shuffles on as it draws.
+    """
     n = cfg[C_N]
     nt = cfg[C_T]
     h = cfg[C_HAND]
@@ -115,14 +122,15 @@ def deal_rounds(
     need_tile = cfg[C_NEED_TILE]
     dbl = tab[T_DOUBLE]
     dealt = n * h
+    shuffled = min(dealt, nt - 1) if cfg[C_LAZY] == 1 else nt - 1
     perm = np.arange(nt)
     for g in range(hands.shape[0]):
         tries = 0
         while True:
-            for i in range(nt - 1, 0, -1):  # Fisher-Yates
-                j = int(rng.random() * (i + 1))
-                x = perm[i]
-                perm[i] = perm[j]
+            for q in range(shuffled):  # Fisher-Yates
+                j = q + int(rng.random() * (nt - q))
+                x = perm[q]
+                perm[q] = perm[j]
                 perm[j] = x
             bad = False
             if k_doubles > 0:
@@ -212,6 +220,7 @@ def play_rounds(
     they must lead (-1: free choice) and whether the start tile is turned up (the first
     tile of ``rest``). A random bot's k-th decision of round ``g`` uses
     ``numbers[g, k]`` when ``numbers`` has columns, else the next number of ``rng``.
+    With ``C_LAZY`` the stock is shuffled (in place) as it is drawn, from ``rng``.
 
     Per seat and number the tiles of the hand carrying it are counted, so a turn costs a
     few steps per distinct open number; the distinct numbers (by their first end) are
@@ -232,6 +241,7 @@ def play_rounds(
     val = tab[T_VALUE]
     dbl = tab[T_DOUBLE]
     use_stream = numbers.shape[1] > 0
+    lazy = cfg[C_LAZY] == 1
     size = rest.shape[1]
     h = hands.shape[2]
     # the tiles carrying each number, by deck index (a double once)
@@ -385,6 +395,11 @@ def play_rounds(
                             break
                         if limit > 0 and drew == limit:
                             break
+                        if lazy:  # shuffle on: a uniform tile of the stock left
+                            j = top + int(rng.random() * (size - top))
+                            i = rest[g, j]
+                            rest[g, j] = rest[g, top]
+                            rest[g, top] = i
                         i = rest[g, top]
                         top += 1
                         owner[i] = seat
@@ -515,6 +530,14 @@ def play_rounds(
 
 
 # ================================================================ the engine
+@dataclass
+class LazyDeals(Deals):
+    """Deals whose stock is shuffled only as it is drawn: ``rest`` holds the undealt
+    tiles in no particular order, and :meth:`JitBoard.play` draws each tile uniformly
+    from those left (moving it to the front: afterwards ``rest`` starts with the tiles in
+    the order they were drawn). Saves shuffling the tiles nobody draws."""
+
+
 class JitBoard(FastBoard):
     """Plays batches of rounds of one rules file and player count as machine code."""
 
@@ -563,8 +586,11 @@ class JitBoard(FastBoard):
         hands = np.zeros((count, self.n, h), dtype=np.int64)
         rest = np.zeros((count, self.ntiles - self.n * h), dtype=np.int64)
         redeals = np.zeros(count, dtype=np.int64)
-        deal_rounds(rng, self.cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
-        return Deals(hands, rest, redeals)
+        lazy = self.opening.lead != "turned_up"  # a turned-up tile is taken before play
+        cfg = self.cfg.copy()
+        cfg[C_LAZY] = 1 if lazy else 0
+        deal_rounds(rng, cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
+        return LazyDeals(hands, rest, redeals) if lazy else Deals(hands, rest, redeals)
 
     def indices(self, hands: np.ndarray) -> I64:
         """Hands as deck indices (rounds, players, hand size), from this engine's deals
@@ -595,6 +621,7 @@ class JitBoard(FastBoard):
         g = deals.hands.shape[0]
         cfg = self.cfg.copy()
         cfg[C_SEATS : C_SEATS + n] = [1 if k == "random" else 0 for k in kinds]
+        cfg[C_LAZY] = 1 if isinstance(deals, LazyDeals) else 0
         start = np.zeros((g, 3), dtype=np.int64)
         start[:, S_STARTER] = starter
         start[:, S_LEAD] = lead_tile

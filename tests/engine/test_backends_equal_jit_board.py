@@ -27,11 +27,12 @@ from deckgen.engine.results import MatchResult, RoundResult
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck import jit_board
 from deckgen.rulecheck.batchcount import count_batch
+from deckgen.rulecheck.chunks import ChunkTask, run_chunk
 from deckgen.rulecheck.fastline import END_CODES, Deals, Rounds, RoundStreams, unsupported
-from deckgen.rulecheck.fastmatch import _waves, make_fast
+from deckgen.rulecheck.fastmatch import FastTask, _waves, make_fast, run_fast_chunk
 from deckgen.rulecheck.jit import HAVE_JIT, python_source
 from deckgen.rulecheck.jit_board import JitBoard
-from deckgen.rulecheck.tally import PlayTally
+from deckgen.rulecheck.tally import PlayTally, merged
 from deckgen.rulespec import RuleSpec
 from tests.engine.test_backends_equal import (
     LINEUPS,
@@ -43,6 +44,7 @@ from tests.engine.test_backends_equal import (
     _stream,
     _where_counts_part,
 )
+from tests.rulecheck.test_fastline import _close
 
 BOARD_IDS = ("double-twelve", "v-spinner", "all-fives", "v-twelve-line")
 CASES = [
@@ -149,9 +151,12 @@ def test_the_python_deal_is_the_compiled_deal() -> None:
     hands = np.zeros_like(compiled.hands)
     rest = np.zeros_like(compiled.rest)
     redeals = np.zeros(50, dtype=np.int64)
+    assert isinstance(compiled, jit_board.LazyDeals)  # the stock is shuffled as drawn
+    cfg = engine.cfg.copy()
+    cfg[jit_board.C_LAZY] = 1
     python_source(jit_board.deal_rounds)(
         np.random.default_rng(7),
-        engine.cfg,
+        cfg,
         engine.tab,
         np.ones(50, dtype=bool),
         hands,
@@ -301,3 +306,45 @@ def test_the_fast_count_names_partners_only_where_there_are_some(n: int, teams: 
     count_batch(tally, spec, ms)
     assert ("setup.teams" in tally.clause_rounds) == teams
     assert tally.clause_rounds["setup.deal"] == len(ms.match_of)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_all_fives_random_statistics_agree_with_the_kernel(n: int) -> None:
+    """The check's own path (lazily shuffled stock, numbers from the generator): the same
+    statistics as the reference engine within sampling error."""
+    spec = SPECS["all-fives"]
+    task = ChunkTask(
+        spec.raw, str(spec.path), spec.sha256, n, ("random",), 5, 0, 150, False, 10, 60
+    )
+    ref = run_chunk(task)
+    fast = merged(run_fast_chunk(FastTask(task, 0, 1000)))
+    for name in ("turns", "draws", "passes", "tiles_played", "match_turns", "match_rounds"):
+        assert _close(getattr(ref, name), getattr(fast, name)), name
+    for end in ("out", "blocked"):
+        assert _close(ref.ends.share(end), fast.ends.share(end)), end
+    for side in range(len(ref.points)):
+        assert _close(ref.points[side], fast.points[side]), side
+        assert _close(ref.match_winner.share(str(side)), fast.match_winner.share(str(side)))
+
+
+@pytest.mark.parametrize("rid", ["double-twelve", "all-fives"])
+def test_the_checks_own_path_as_python_is_the_compiled_one(rid: str) -> None:
+    """Lazily shuffled stock and numbers from the generator: the same rounds from the
+    source run as Python and from the machine code, given the same generator."""
+    spec = SPECS[rid]
+    engine = JitBoard(spec, compile_tables(spec, 3))
+    got = []
+    for play in (jit_board.play_rounds, python_source(jit_board.play_rounds)):
+        rng = np.random.default_rng(11)
+        deals = engine.deal(rng, 8)
+        starter, lead = engine.first_rule(deals.hands, lead_any=False)
+        original = jit_board.play_rounds
+        jit_board.play_rounds = play
+        try:
+            out = engine.play(deals, starter, lead, np.zeros(8, dtype=bool), ("random",) * 3, rng)
+        finally:
+            jit_board.play_rounds = original
+        got.append(out)
+    for name in Rounds.__dataclass_fields__:
+        assert (getattr(got[0], name) == getattr(got[1], name)).all(), name
+    assert got[0].draws.sum() > 0
