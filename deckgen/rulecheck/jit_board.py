@@ -642,7 +642,8 @@ class JitBoard(FastBoard):
             gen = rng
         out = np.zeros((g, O_HANDS + n + self.nsides), dtype=np.int64)
         hands = self.indices(deals.hands)
-        play_rounds(cfg, self.tab, hands, np.ascontiguousarray(rest), start, numbers, gen, out)
+        rest = np.ascontiguousarray(rest, dtype=np.int64)  # in place: a lazy stock is shuffled
+        play_rounds(cfg, self.tab, hands, rest, start, numbers, gen, out)
         return self.results(out, np.asarray(starter, dtype=np.int64), deals)
 
     def results(self, out: I64, starter: I64, deals: Deals) -> Rounds:

@@ -308,6 +308,7 @@ def test_the_fast_count_names_partners_only_where_there_are_some(n: int, teams: 
     assert tally.clause_rounds["setup.deal"] == len(ms.match_of)
 
 
+@pytest.mark.skipif(not HAVE_JIT, reason="without numba the check plays All Fives on the kernel")
 @pytest.mark.parametrize("n", [2, 4])
 def test_all_fives_random_statistics_agree_with_the_kernel(n: int) -> None:
     """The check's own path (lazily shuffled stock, numbers from the generator): the same
