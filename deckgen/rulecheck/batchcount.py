@@ -94,7 +94,10 @@ def count_batch(tally: PlayTally, spec: RuleSpec, ms: MatchBatch) -> None:
         masks["score.bonus"] = out
     if sc.bands is not None:
         masks["score.bands"] = out | ((nwin >= 1) if sc.method != "penalty" else False)
+    partners = len(spec.teams(tally.players)[0]) > 1  # setup.teams: only with partners
     for cid in fast_clauses(spec):
+        if cid == "setup.teams" and not partners:
+            continue
         k = g if cid in ("setup.deal", "setup.rest", "setup.teams") else int(masks[cid].sum())
         if k:
             tally.clause_rounds[cid] = tally.clause_rounds.get(cid, 0) + k

@@ -67,12 +67,19 @@ _LINES: dict[tuple[str, int], FastLine] = {}
 
 def make_fast(spec: RuleSpec, players: int) -> FastLine:
     """The fast player for a rules file: bitmasks for line boards of up to 64 tiles,
-    boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise."""
+    boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise; other
+    boards and scoring during play compiled (:mod:`deckgen.rulecheck.jit_board`)."""
     tables = compile_tables(spec, players)
     if tables.shape in ("trains", "chicken_foot"):
         from deckgen.rulecheck.jit_trains import JitTrains
 
         return JitTrains(spec, tables)  # type: ignore[return-value]  # plays whole matches
+    from deckgen.rulecheck.jit import HAVE_JIT
+
+    if HAVE_JIT and (tables.shape != "line" or len(tables.tiles) > 64 or tables.ends_multiple):
+        from deckgen.rulecheck.jit_board import JitBoard
+
+        return JitBoard(spec, tables)
     if tables.shape == "line" and len(tables.tiles) <= 64:
         return FastLine(spec, tables)
     from deckgen.rulecheck.fastboard import FastBoard

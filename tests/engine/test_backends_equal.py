@@ -284,7 +284,8 @@ def test_every_backend_equals_the_kernel(rid: str, n: int, lineup: tuple[str, ..
     checked = 0
     if lineup == ("random",) and lean.supports(t) is None:
         checked += _check_lean(spec, n, case, rounds)
-    numpy_plays = t.shape not in ("trains", "chicken_foot")  # compiled only: *_jit_trains.py
+    # compiled only: trains and feet (*_jit_trains.py), scoring during play (*_jit_board.py)
+    numpy_plays = t.shape not in ("trains", "chicken_foot") and not t.ends_multiple
     if unsupported(spec, lineup, n) is None and numpy_plays:
         if t.shape == "line" and len(t.tiles) <= 64:
             checked += _check_numpy(spec, n, lineup, case, rounds, board=False)
