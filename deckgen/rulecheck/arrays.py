@@ -18,9 +18,10 @@ Masks: TypeAlias = NDArray[np.unsignedinteger[Any]]
 Flags: TypeAlias = NDArray[np.bool_]
 """Booleans: per round, or (rounds, players, tiles) hands of the any-board path."""
 
-Hands: TypeAlias = Masks | Flags
+Hands: TypeAlias = Masks | Flags | NDArray[np.int64]
 """Dealt hands: (rounds, players) bitmasks on the line path, (rounds, players, tiles)
-booleans on the any-board path."""
+booleans on the any-board path, (rounds, players, hand size) deck indices on the
+compiled board path (:mod:`deckgen.rulecheck.jit_board`)."""
 
 Ints: TypeAlias = NDArray[np.int64]
 """Counts, seats, tile indices, end values and points."""
