@@ -211,8 +211,8 @@ def main() -> None:
     )
     from deckgen.engine import compiled
 
-    form = "compiled (mypyc)" if compiled.STATUS == "compiled" else "plain Python"
-    print(f"  lean back-end (Engine.play_round, random bots): {form}: {compiled.REASON}")
+    form = "compiled" if compiled.STATUS == "compiled" else "plain Python"
+    print(f"  Engine.play_round's lean back-end ran {form} ({compiled.REASON})")
     two = ours["two-player"]
     print(
         f"  deckgen two-player (seed 002 variant):     {two['rate']:10,.0f} ({two['median']:,.0f})"

@@ -96,7 +96,7 @@ def decide() -> tuple[Status, str]:
     if changed:
         names = ", ".join(m.rsplit(".", 1)[1] + ".py" for m in changed)
         return "pure", f"{names} changed since the build (run `make` to compile again)"
-    return "compiled", "mypyc extensions"
+    return "compiled", "mypyc extensions built from these sources"
 
 
 def load_plain(*, install: bool) -> dict[str, ModuleType]:

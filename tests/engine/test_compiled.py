@@ -68,7 +68,7 @@ def test_the_engine_says_whether_it_runs_compiled() -> None:
     if IS_COMPILED:
         assert lean.__file__ is not None
         assert lean.__file__.endswith(".so")
-        assert compiled.REASON == "mypyc extensions"
+        assert compiled.REASON == "mypyc extensions built from these sources"
 
 
 @needs_compiled
@@ -179,7 +179,7 @@ def test_a_difference_is_named_by_its_field_and_action() -> None:
 
 @needs_compiled
 def test_a_changed_source_or_the_switch_means_plain(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert compiled.decide() == ("compiled", "mypyc extensions")
+    assert compiled.decide() == ("compiled", "mypyc extensions built from these sources")
     monkeypatch.setattr(compiled, "source_hash", lambda path: "0" * 64)
     status, reason = compiled.decide()
     assert status == "pure"
