@@ -47,7 +47,13 @@ def _extensions() -> list[Any]:
     # the same generic operations Python runs), and no project config (its strict flags
     # are for the lint run, with everything installed).
     flags = ["--config-file=", "--ignore-missing-imports", "--no-site-packages"]
-    extensions: list[Any] = mypycify([*flags, *sources], opt_level="3", group_name=CHOICE["GROUP"])
+    try:
+        extensions: list[Any] = mypycify(
+            [*flags, *sources], opt_level="3", group_name=CHOICE["GROUP"]
+        )
+    except (Exception, SystemExit) as err:  # mypyc exits on a type error: install plain
+        print(f"deckgen: mypyc failed ({err}): plain Python engine", file=sys.stderr)
+        return []
     for ext in extensions:
         ext.optional = True  # no compiler: a warning, and the plain sources are used
     record = {
