@@ -19,9 +19,13 @@ help:
 # pip speaks only on errors (-qq, no version check); a failed install still says why.
 PIP := $(BIN)/python -m pip -qq --disable-pip-version-check --no-input
 
-$(STAMP): pyproject.toml scripts/sysdeps.sh
+# The engine's hot modules are compiled by the install (setup.py, mypyc): editing one
+# installs again, or deckgen runs its plain source (deckgen/engine/compiled.py).
+COMPILED := deckgen/engine/finish.py deckgen/engine/setup.py deckgen/engine/backends/lean.py
+
+$(STAMP): pyproject.toml setup.py scripts/sysdeps.sh $(COMPILED)
 	@sh scripts/sysdeps.sh
-	@echo "setting up $(VENV): deckgen and its test tools (once; about 30 s)"
+	@echo "setting up $(VENV): deckgen (its engine compiled) and its test tools (once; about a minute)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(PIP) install --upgrade pip
 	@$(PIP) install -e '.[test]'
@@ -50,3 +54,5 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find deckgen -name '*.so' -delete
+	rm -f deckgen/engine/compiled.json

@@ -209,6 +209,10 @@ def main() -> None:
         f"rounds per second, one core (CPU time, {seconds:g} s per engine in {slices}"
         " interleaved slices; best slice, median slice in brackets), random bots:"
     )
+    from deckgen.engine import compiled
+
+    form = "compiled" if compiled.STATUS == "compiled" else "plain Python"
+    print(f"  Engine.play_round's lean back-end ran {form} ({compiled.REASON})")
     two = ours["two-player"]
     print(
         f"  deckgen two-player (seed 002 variant):     {two['rate']:10,.0f} ({two['median']:,.0f})"

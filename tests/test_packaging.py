@@ -36,3 +36,13 @@ def test_data_folders_resolve_in_a_checkout() -> None:
     ):
         assert folder.is_dir()
         assert any(folder.iterdir())
+
+
+def test_the_makefile_reinstalls_when_a_compiled_module_changes() -> None:
+    from deckgen.engine import compiled
+
+    line = next(
+        x for x in (REPO / "Makefile").read_text().splitlines() if x.startswith("COMPILED :=")
+    )
+    listed = line.split(":=", 1)[1].split()
+    assert listed == [str(compiled.source_file(m).relative_to(REPO)) for m in compiled.MODULES]

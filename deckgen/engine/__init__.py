@@ -19,6 +19,8 @@ Never imports ``deck`` or ``booklet``.
 
 from __future__ import annotations
 
+# First of all: the hot modules run compiled or as plain source (see compiled.py)
+from deckgen.engine import compiled  # noqa: F401  # isort: skip
 import random
 from collections.abc import Iterator, Sequence
 
