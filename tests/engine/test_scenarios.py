@@ -11,6 +11,13 @@ decided something. ``seed`` seeds the round's random numbers (default 0; without
 ``[deal]`` the deal comes from them too); ``round_no``, ``prev_starter`` and
 ``prev_winner`` place the round in a match. Every round-level clause id has a file
 (``make_scenarios.py`` wrote the ones without a hand-made one).
+
+A match scenario (``[expect.match]`` instead of actions) plays a whole seeded match
+through :func:`~deckgen.engine.play_match` with the named ``bots`` (default random)
+and holds it to every round's starter, end, points and the totals after it (so the
+number of rounds, when the match ends, who starts the next round), the winners, the
+match-level clause ids that decided something and the gaps met. Every ``match.*``
+clause id of the bundled rules files has one (``make_match_scenarios.py`` wrote them).
 """
 
 from __future__ import annotations
@@ -23,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from deckgen.engine import Action, DealRecord, Engine, Move, PlayerView
-from deckgen.rulespec import RuleSpec, load_rules
+from deckgen.engine import Action, DealRecord, Engine, Move, PlayerView, make_bots, play_match
+from deckgen.rulespec import RuleSpec, list_rules, load_rules
 
 HERE = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(HERE.glob("*.toml"))
@@ -98,6 +105,9 @@ def run_scenario(data: dict[str, Any]) -> None:
     """Play one scenario and hold it to its expectations."""
     spec = _spec(data)
     assert data["clause"] in spec.clause_ids(), "the scenario shows a clause of its rules"
+    if "match" in data["expect"]:
+        run_match_scenario(spec, data)
+        return
     n = data["players"]
     index = _index(spec)
     record = None
@@ -149,3 +159,40 @@ ROUND_CLAUSES = {
 def test_every_round_clause_has_a_scenario() -> None:
     shown = {tomllib.loads(p.read_text())["clause"] for p in FILES}
     assert shown >= ROUND_CLAUSES
+
+
+def run_match_scenario(spec: RuleSpec, data: dict[str, Any]) -> None:
+    """Play one seeded match and hold it to its rounds, totals, winners and clauses."""
+    n, seed = data["players"], data["seed"]
+    expect = data["expect"]["match"]
+    m = play_match(Engine(spec, n), make_bots(data.get("bots", ["random"]), n, seed), seed)
+    played = [
+        {"starter": r.starter, "end": r.end, "points": list(r.points), "totals": list(after)}
+        for r, after in zip(m.rounds, m.totals_after, strict=True)
+    ]
+    for k, (got, want) in enumerate(zip(played, expect["rounds"], strict=False), start=1):
+        assert got == want, f"round {k}: played {got}, expected {want}"
+    assert len(played) == len(expect["rounds"]), "the match ends after another round"
+    assert list(m.totals) == expect["totals"]
+    assert list(m.winners) == expect["winners"]
+    assert set(expect.get("clauses", [])) <= set(m.clauses)
+    assert not set(expect.get("not_clauses", [])) & set(m.clauses)
+    assert [g.situation for g in m.gaps] == expect.get("gaps", [])
+
+
+def test_a_wrong_match_expectation_fails() -> None:
+    data = tomllib.loads((HERE / "match.tie-shared.toml").read_text())
+    data["expect"]["match"]["winners"] = data["expect"]["match"]["winners"][:1]
+    with pytest.raises(AssertionError):
+        run_scenario(data)
+    data = tomllib.loads((HERE / "match.end-rounds.toml").read_text())
+    data["expect"]["match"]["rounds"].pop()
+    with pytest.raises(AssertionError, match="after another round"):
+        run_scenario(data)
+
+
+def test_every_match_clause_has_a_scenario() -> None:
+    bundled = {c for spec in list_rules() for c in spec.clause_ids() if c.startswith("match.")}
+    assert bundled >= {"match.end", "match.several_at_target", "match.tie"}
+    shown = {tomllib.loads(p.read_text())["clause"] for p in FILES}
+    assert bundled <= shown, f"no scenario for {sorted(bundled - shown)}"
