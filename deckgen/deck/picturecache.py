@@ -17,39 +17,42 @@ file is a new entry even when its size and time stamps look unchanged.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from deckgen.deck.pictures import PictureUse, PreparedPicture
+    from PIL import Image as PILImage
 
 DEFAULT_MAX_BYTES = 256_000_000
 """Encoded bytes (plus kept pixels) a cache holds before it drops old entries."""
 
 
-@dataclass(frozen=True)
-class PreparedKey:
-    """Everything a prepared picture depends on."""
+class Cacheable(Protocol):
+    """What the cache needs of a prepared picture: its bytes and any pixels it keeps."""
 
-    content_sha256: str
-    needs: frozenset[PictureUse]
-    """Every use registered for the file when it was first drawn (sets the decode scale)."""
-    use: PictureUse
-    dpi: int
+    @property
+    def data(self) -> bytes: ...
+
+    @property
+    def image(self) -> PILImage.Image | None: ...
 
 
-def _size(prepared: PreparedPicture) -> int:
+V = TypeVar("V", bound=Cacheable)
+
+
+def _size(prepared: Cacheable) -> int:
     pixels = prepared.image
     kept = 0 if pixels is None else pixels.width * pixels.height * len(pixels.getbands())
     return len(prepared.data) + kept
 
 
-class PreparedCache:
-    """Prepared pictures by :class:`PreparedKey`, at most ``max_bytes`` of them."""
+class PreparedCache(Generic[V]):
+    """Prepared pictures by key (:class:`deckgen.deck.pictures.PreparedKey`), at most
+    ``max_bytes`` of them."""
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[PreparedKey, PreparedPicture] = OrderedDict()
+        self._entries: OrderedDict[Hashable, V] = OrderedDict()
         self._bytes = 0
         self.hits = 0
         self.misses = 0
@@ -57,7 +60,7 @@ class PreparedCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, key: PreparedKey) -> PreparedPicture | None:
+    def get(self, key: Hashable) -> V | None:
         found = self._entries.get(key)
         if found is None:
             self.misses += 1
@@ -66,7 +69,7 @@ class PreparedCache:
         self.hits += 1
         return found
 
-    def put(self, key: PreparedKey, prepared: PreparedPicture) -> None:
+    def put(self, key: Hashable, prepared: V) -> None:
         size = _size(prepared)
         if size > self.max_bytes or key in self._entries:
             return
@@ -77,10 +80,10 @@ class PreparedCache:
             self._bytes -= _size(dropped)
 
 
-_shared: PreparedCache | None = None
+_shared: PreparedCache[Any] | None = None
 
 
-def enable_shared_cache(max_bytes: int = DEFAULT_MAX_BYTES) -> PreparedCache:
+def enable_shared_cache(max_bytes: int = DEFAULT_MAX_BYTES) -> PreparedCache[Any]:
     """Keep prepared pictures for every later deck this process draws; the cache."""
     global _shared
     if _shared is None:
@@ -94,6 +97,6 @@ def disable_shared_cache() -> None:
     _shared = None
 
 
-def shared_cache() -> PreparedCache | None:
+def shared_cache() -> PreparedCache[Any] | None:
     """The process's shared cache, or None when it is off."""
     return _shared

@@ -40,7 +40,7 @@ from deckgen.progress import Reporter
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
-    from deckgen.deck.picturecache import PreparedCache, PreparedKey
+    from deckgen.deck.picturecache import PreparedCache
 
 MAX_PICTURE_BYTES = 80_000_000
 MAX_PICTURE_PIXELS = 80_000_000
@@ -405,6 +405,17 @@ def prepare_picture(
     )
 
 
+@dataclass(frozen=True)
+class PreparedKey:
+    """Everything a prepared picture depends on (the key of a shared cache)."""
+
+    content_sha256: str
+    needs: frozenset[PictureUse]
+    """Every use registered for the file when it was first drawn (sets the decode scale)."""
+    use: PictureUse
+    dpi: int
+
+
 def warn_low_dpi(
     reporter: Reporter,
     path: Path,
@@ -440,7 +451,7 @@ class PictureStore:
         *,
         dpi: int = TARGET_DPI,
         reporter: Reporter | None = None,
-        cache: PreparedCache | None = None,
+        cache: PreparedCache[PreparedPicture] | None = None,
     ) -> None:
         from deckgen.deck.picturecache import shared_cache
 
@@ -483,8 +494,6 @@ class PictureStore:
         return found
 
     def _cache_key(self, path: Path, use: PictureUse) -> PreparedKey:
-        from deckgen.deck.picturecache import PreparedKey
-
         digest = self._digests.get(path)
         if digest is None:
             where = self._where.get(path, str(path))

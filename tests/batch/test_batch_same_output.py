@@ -115,14 +115,14 @@ def test_batch_decks_equal_deck_build_byte_for_byte(tmp_path: Path, runner: CliR
 
 
 @pytest.fixture
-def shared_cache() -> Iterator[picturecache.PreparedCache]:
+def shared_cache() -> Iterator[picturecache.PreparedCache[Any]]:
     cache = picturecache.enable_shared_cache()
     yield cache
     picturecache.disable_shared_cache()
 
 
 def test_cache_prepares_a_shared_picture_once_and_sees_an_edited_file(
-    tmp_path: Path, shared_cache: picturecache.PreparedCache
+    tmp_path: Path, shared_cache: picturecache.PreparedCache[Any]
 ) -> None:
     _pictures(tmp_path)
     first, second = (_deck_file(tmp_path, row) for row in _rows(2))
