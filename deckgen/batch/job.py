@@ -29,6 +29,31 @@ from deckgen.prepress.printout import PrintOptions
 from deckgen.product import build_printed_deck
 from deckgen.progress import CollectingReporter, Reporter
 
+BUILD_MODULES = (
+    "deckgen.deck.render",
+    "deckgen.deck.preview",
+    "deckgen.prepress.printstep",
+    "deckgen.prepress.preflight",
+    "deckgen.booklet.shortrules",
+    "PIL.Image",
+    "pikepdf",
+    "pypdfium2",
+    "pyphen",
+)
+"""What drawing and checking a deck imports on first use (most of it lazily)."""
+
+
+def preload() -> None:
+    """Import what building a deck uses, once, in a process that forks a child per job.
+
+    A queue worker forks a work horse for every job; what the worker has imported
+    the horses inherit, so no job pays for loading the drawing code again.
+    """
+    import importlib
+
+    for name in BUILD_MODULES:
+        importlib.import_module(name)
+
 
 def order_record(order: Order) -> dict[str, object]:
     """What ``manifest.json`` says about the order under the key ``order``."""

@@ -2,7 +2,8 @@
 
 One worker per core by default (``--jobs``), started fresh (``spawn``: no state
 copied from a process that runs threads) and kept for the whole batch, so the drawing
-code is loaded once per worker, not once per deck. Each worker asks the kernel to kill
+code is loaded once per worker, not once per deck, and a picture that many decks share
+is prepared once per worker (:mod:`deckgen.deck.picturecache`). Each worker asks the kernel to kill
 it when its parent dies (``PR_SET_PDEATHSIG``, through the one implementation,
 :func:`deckgen.workers.die_with_parent`), so a batch killed with ``kill -9`` leaves no
 workers behind. Workers report progress through a queue that the batch turns into
@@ -35,6 +36,9 @@ def _init_worker(events: Any) -> None:
     die_with_parent(os.getppid())  # exits at once if the parent died already
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides what Ctrl-C does
     _events = events
+    from deckgen.deck.picturecache import enable_shared_cache
+
+    enable_shared_cache()  # a picture on many decks of this worker is prepared once
 
 
 class QueueReporter:

@@ -213,5 +213,8 @@ def run_worker(
     """Take deck jobs from the queue until stopped (or, with ``burst``, until it is empty)."""
     import logging
 
+    from deckgen.batch.job import preload
+
     worker = make_worker(url, timing or WorkerTiming())
+    preload()  # the work horses forked for the jobs inherit the drawing code
     worker.work(burst=burst, logging_level=logging.WARNING if quiet else logging.INFO)

@@ -40,6 +40,8 @@ from deckgen.progress import Reporter
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
+    from deckgen.deck.picturecache import PreparedCache
+
 MAX_PICTURE_BYTES = 80_000_000
 MAX_PICTURE_PIXELS = 80_000_000
 """Pictures claiming more pixels than this (80 MP) are refused before decoding."""
@@ -365,12 +367,9 @@ def prepare_picture(
         out_w = min(round(draw_w / 25.4 * dpi), cw)
         out_h = min(round(draw_h / 25.4 * dpi), ch)
     effective_dpi = full_px_w / (draw_w / 25.4)
-    if effective_dpi < dpi - 0.5 and reporter is not None:
-        reporter.warn(
-            f"{decoded.path.name} ({decoded.where}) prints at {effective_dpi:.0f} dpi"
-            f"{' on ' + card if card else ''}, below the {dpi} dpi a sharp print needs; "
-            f"use a picture of at least {round(draw_w / 25.4 * dpi)} x "
-            f"{round(draw_h / 25.4 * dpi)} pixels"
+    if reporter is not None:
+        warn_low_dpi(
+            reporter, decoded.path, decoded.where, (effective_dpi, draw_w, draw_h), dpi, card
         )
     out_w, out_h = max(1, out_w), max(1, out_h)
     box = tuple(round(v) for v in region)
@@ -406,21 +405,66 @@ def prepare_picture(
     )
 
 
+@dataclass(frozen=True)
+class PreparedKey:
+    """Everything a prepared picture depends on (the key of a shared cache)."""
+
+    content_sha256: str
+    needs: frozenset[PictureUse]
+    """Every use registered for the file when it was first drawn (sets the decode scale)."""
+    use: PictureUse
+    dpi: int
+
+
+def warn_low_dpi(
+    reporter: Reporter,
+    path: Path,
+    where: str,
+    drawn: tuple[float, float, float],
+    dpi: int,
+    card: str = "",
+) -> None:
+    """Warn when a picture prints below ``dpi``; ``drawn``: effective dpi, width and
+    height in mm as drawn."""
+    effective_dpi, draw_w, draw_h = drawn
+    if effective_dpi < dpi - 0.5:
+        reporter.warn(
+            f"{path.name} ({where}) prints at {effective_dpi:.0f} dpi"
+            f"{' on ' + card if card else ''}, below the {dpi} dpi a sharp print needs; "
+            f"use a picture of at least {round(draw_w / 25.4 * dpi)} x "
+            f"{round(draw_h / 25.4 * dpi)} pixels"
+        )
+
+
 class PictureStore:
     """Decodes each file once and prepares each (file, box) once.
 
     Register every use first with :meth:`need` (so the decode can use draft mode at
-    the right scale), then :meth:`get` prepared pictures while drawing.
+    the right scale), then :meth:`get` prepared pictures while drawing. When the
+    process keeps a shared cache (:mod:`deckgen.deck.picturecache`, switched on in
+    batch workers), prepared pictures come from there when an earlier deck made the
+    same ones, and go there when made.
     """
 
-    def __init__(self, *, dpi: int = TARGET_DPI, reporter: Reporter | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        dpi: int = TARGET_DPI,
+        reporter: Reporter | None = None,
+        cache: PreparedCache[PreparedPicture] | None = None,
+    ) -> None:
+        from deckgen.deck.picturecache import shared_cache
+
         self.dpi = dpi
         self.reporter = reporter
+        self.cache = cache if cache is not None else shared_cache()
         self._needs: dict[Path, list[PictureUse]] = {}
         self._where: dict[Path, str] = {}
         self._decoded: dict[Path, DecodedPicture] = {}
         self._prepared: dict[tuple[Path, PictureUse], PreparedPicture] = {}
         self._pending: dict[Path, set[PictureUse]] = {}
+        self._frozen_needs: dict[Path, list[PictureUse]] = {}
+        self._digests: dict[Path, str] = {}
         self.decode_count = 0
 
     def need(self, path: Path, use: PictureUse, *, where: str) -> None:
@@ -428,26 +472,59 @@ class PictureStore:
         self._pending.setdefault(path, set()).add(use)
         self._where.setdefault(path, where)
 
+    def _needs_of(self, path: Path) -> list[PictureUse]:
+        """The uses registered for ``path`` when it was first drawn (they set the decode)."""
+        found = self._frozen_needs.get(path)
+        if found is None:
+            found = list(self._needs.get(path, []))
+            self._frozen_needs[path] = found
+        return found
+
     def _decode(self, path: Path) -> DecodedPicture:
         found = self._decoded.get(path)
         if found is None:
             found = open_picture(
                 path,
                 where=self._where.get(path, str(path)),
-                needs=self._needs.get(path),
+                needs=self._needs_of(path) or None,
                 dpi=self.dpi,
             )
             self._decoded[path] = found
             self.decode_count += 1
         return found
 
-    def get(self, path: Path, use: PictureUse, *, card: str = "") -> PreparedPicture:
-        key = (path, use)
-        found = self._prepared.get(key)
+    def _cache_key(self, path: Path, use: PictureUse) -> PreparedKey:
+        digest = self._digests.get(path)
+        if digest is None:
+            where = self._where.get(path, str(path))
+            raw = read_limited(path, max_bytes=MAX_PICTURE_BYTES, what="picture", where=where)
+            digest = hashlib.sha256(raw).hexdigest()
+            self._digests[path] = digest
+        return PreparedKey(digest, frozenset(self._needs_of(path)), use, self.dpi)
+
+    def _prepare(self, path: Path, use: PictureUse, card: str) -> PreparedPicture:
+        if self.cache is None:
+            return prepare_picture(
+                self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
+            )
+        key = self._cache_key(path, use)
+        found = self.cache.get(key)
         if found is None:
             found = prepare_picture(
                 self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
             )
+            self.cache.put(key, found)
+        elif self.reporter is not None:
+            drawn = (found.effective_dpi, found.draw_width_mm, found.draw_height_mm)
+            where = self._where.get(path, str(path))
+            warn_low_dpi(self.reporter, path, where, drawn, self.dpi, card)
+        return found
+
+    def get(self, path: Path, use: PictureUse, *, card: str = "") -> PreparedPicture:
+        key = (path, use)
+        found = self._prepared.get(key)
+        if found is None:
+            found = self._prepare(path, use, card)
             self._prepared[key] = found
             pending = self._pending.get(path)
             if pending is not None:

@@ -11,6 +11,15 @@ decided something. ``seed`` seeds the round's random numbers (default 0; without
 ``[deal]`` the deal comes from them too); ``round_no``, ``prev_starter`` and
 ``prev_winner`` place the round in a match. Every round-level clause id has a file
 (``make_scenarios.py`` wrote the ones without a hand-made one).
+
+A match scenario (``[expect.match]`` instead of actions) plays a whole seeded match
+through :func:`~deckgen.engine.play_match` with the named ``bots`` (default random)
+and holds it to every round's starter, end, points and the totals after it (so the
+number of rounds, when the match ends, who starts the next round), the winners, the
+match-level clause ids that decided something and the gaps met; ``round_count`` stands
+in for the list when a match is too long to write out. Every ``match.*`` clause id of
+the bundled rules files and of the match module's open situations has one
+(``make_match_scenarios.py`` wrote them, except ``match.round_limit.toml``).
 """
 
 from __future__ import annotations
@@ -23,8 +32,8 @@ from typing import Any
 
 import pytest
 
-from deckgen.engine import Action, DealRecord, Engine, Move, PlayerView
-from deckgen.rulespec import RuleSpec, load_rules
+from deckgen.engine import Action, DealRecord, Engine, Move, PlayerView, make_bots, play_match
+from deckgen.rulespec import GAP_SITUATIONS, RuleSpec, list_rules, load_rules
 
 HERE = Path(__file__).resolve().parent / "scenarios"
 FILES = sorted(HERE.glob("*.toml"))
@@ -97,7 +106,11 @@ def test_a_wrong_expectation_fails() -> None:
 def run_scenario(data: dict[str, Any]) -> None:
     """Play one scenario and hold it to its expectations."""
     spec = _spec(data)
-    assert data["clause"] in spec.clause_ids(), "the scenario shows a clause of its rules"
+    shows = data["clause"] in spec.clause_ids() or data["clause"] in GAP_SITUATIONS
+    assert shows, "the scenario shows a clause of its rules (or a situation it leaves open)"
+    if "match" in data["expect"]:
+        run_match_scenario(spec, data)
+        return
     n = data["players"]
     index = _index(spec)
     record = None
@@ -149,3 +162,43 @@ ROUND_CLAUSES = {
 def test_every_round_clause_has_a_scenario() -> None:
     shown = {tomllib.loads(p.read_text())["clause"] for p in FILES}
     assert shown >= ROUND_CLAUSES
+
+
+def run_match_scenario(spec: RuleSpec, data: dict[str, Any]) -> None:
+    """Play one seeded match and hold it to its rounds, totals, winners and clauses."""
+    n, seed = data["players"], data["seed"]
+    expect = data["expect"]["match"]
+    m = play_match(Engine(spec, n), make_bots(data.get("bots", ["random"]), n, seed), seed)
+    played = [
+        {"starter": r.starter, "end": r.end, "points": list(r.points), "totals": list(after)}
+        for r, after in zip(m.rounds, m.totals_after, strict=True)
+    ]
+    rounds = expect.get("rounds", [])
+    for k, (got, want) in enumerate(zip(played, rounds, strict=False), start=1):
+        assert got == want, f"round {k}: played {got}, expected {want}"
+    count = expect.get("round_count", len(rounds))
+    assert len(played) == count, f"the match ends after round {len(played)}, not {count}"
+    assert list(m.totals) == expect["totals"]
+    assert list(m.winners) == expect["winners"]
+    assert set(expect.get("clauses", [])) <= set(m.clauses)
+    assert not set(expect.get("not_clauses", [])) & set(m.clauses)
+    assert [g.situation for g in m.gaps] == expect.get("gaps", [])
+
+
+def test_a_wrong_match_expectation_fails() -> None:
+    data = tomllib.loads((HERE / "match.tie-shared.toml").read_text())
+    data["expect"]["match"]["winners"] = data["expect"]["match"]["winners"][:1]
+    with pytest.raises(AssertionError):
+        run_scenario(data)
+    data = tomllib.loads((HERE / "match.end-rounds.toml").read_text())
+    data["expect"]["match"]["rounds"].pop()
+    with pytest.raises(AssertionError, match="ends after round 4, not 3"):
+        run_scenario(data)
+
+
+def test_every_match_clause_has_a_scenario() -> None:
+    bundled = {c for spec in list_rules() for c in spec.clause_ids() if c.startswith("match.")}
+    assert bundled >= {"match.end", "match.several_at_target", "match.tie"}
+    bundled |= {g for g in GAP_SITUATIONS if g.startswith("match.")}  # match.round_limit
+    shown = {tomllib.loads(p.read_text())["clause"] for p in FILES}
+    assert bundled <= shown, f"no scenario for {sorted(bundled - shown)}"
