@@ -43,10 +43,12 @@ FAST_CHUNK_ROUNDS = 12_500
 """Rounds per chunk of the fast path."""
 PILOT_MATCHES = 16
 """At most this many matches in chunk 0, which tells how long a match lasts."""
-JUDGE_SHARE = 100
+JUDGE_SHARE = 500
 """With the fast path, the reference engine judges one round in this many ..."""
 JUDGE_MIN = 1000
-"""... and at least this many rounds (all of them when fewer are asked for)."""
+"""... and at least this many rounds (all of them when fewer are asked for) ..."""
+JUDGE_MIN_TURNS = 20_000
+"""... or this many turns, when that is fewer rounds (Mexican Train: about 200)."""
 INVARIANT_MIN = 400
 """The engine's invariant checks (and the decision counts) run on a tenth of the
 judge's rounds, at least this many."""
@@ -68,7 +70,8 @@ class CheckOptions:
     setup_seconds: float = DEFAULT_SETUP_SECONDS_PER_ROUND
     judge_rounds: int | None = None
     """Rounds the reference engine plays when the fast path gives the statistics
-    (default: :func:`judge_default`, a hundredth of ``rounds``, at least 1,000)."""
+    (default: :func:`judge_default`: a 500th of ``rounds``, at least 1,000 rounds
+    or 20,000 turns)."""
     invariant_rounds: int | None = None
     """Rounds played with the engine's invariant checks on (default: a tenth of the
     reference engine's rounds, at least :data:`INVARIANT_MIN`)."""
@@ -166,6 +169,10 @@ class _Plan:
     why_not_fast: str | None
     ref_budget: int
     inv_budget: int
+    pilot: int = 1
+    """Matches in the pilot chunk (chunk 0), fixed when the plan is made."""
+    sized: bool = False
+    """The judge's budget may still be sized by the pilot's turns per round."""
     fast_tasks: list[FastTask] = field(default_factory=list)
     ref_tasks: list[ChunkTask] = field(default_factory=list)
     ref_done: dict[int, PlayTally] = field(default_factory=dict)
@@ -179,12 +186,24 @@ class _Plan:
     """Rounds shown on the progress bar so far, by kind (capped at each budget)."""
 
 
-def judge_default(rounds: int) -> int:
+def judge_default(rounds: int, turns_per_round: float | None = None) -> int:
     """Rounds the reference engine plays as the judge beside the fast path: a
-    hundredth of the rounds, at least :data:`JUDGE_MIN`. The fast path counts every
-    clause it can over all rounds (:mod:`~deckgen.rulecheck.batchcount`); the judge
-    adds invariants, the other clauses, gaps and example records."""
-    return max(JUDGE_MIN, rounds // JUDGE_SHARE)
+    500th of the rounds, at least :data:`JUDGE_MIN` rounds or
+    :data:`JUDGE_MIN_TURNS` turns, whichever is fewer (``turns_per_round``: as the
+    pilot chunk played them), so a game of long rounds is judged on as many turns as
+    one of short rounds. The fast path counts every clause it can over all rounds
+    (:mod:`~deckgen.rulecheck.batchcount`); the judge adds invariants, the other
+    clauses, gaps and example records."""
+    floor = JUDGE_MIN
+    if turns_per_round:
+        floor = min(JUDGE_MIN, max(1, math.ceil(JUDGE_MIN_TURNS / turns_per_round)))
+    return max(floor, rounds // JUDGE_SHARE)
+
+
+def invariant_default(budget: int) -> int:
+    """Judge's rounds played with invariant checks: a tenth, at least
+    :data:`INVARIANT_MIN` (all of them when the judge plays fewer)."""
+    return min(budget, max(INVARIANT_MIN, budget // 10))
 
 
 def pilot_matches(budget: int) -> int:
@@ -195,7 +214,7 @@ def pilot_matches(budget: int) -> int:
 def _ref_task(plan: _Plan, index: int) -> ChunkTask:
     """Reference chunk ``index`` (0 is the pilot)."""
     b = plan.base
-    pilot = pilot_matches(plan.ref_budget)
+    pilot = plan.pilot
     if index == 0:
         first, count = 0, pilot
     else:
@@ -260,8 +279,11 @@ def run_check(
                     budget = sample
                 else:
                     why = "the reference engine plays every round anyway"
-            inv = opts.invariant_rounds or min(budget, max(INVARIANT_MIN, budget // 10))
-            plans.append(_Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget)))
+            inv = opts.invariant_rounds or invariant_default(budget)
+            plan = _Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget))
+            plan.pilot = pilot_matches(budget)
+            plan.sized = why is None and opts.judge_rounds is None
+            plans.append(plan)
     feas = {n: feasibility(spec, n) for n in counts}
     if any(p.why_not_fast is None for p in plans):
         import numpy  # noqa: F401  (once here, not once per forked worker)
@@ -272,6 +294,11 @@ def run_check(
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
             plan.ref_done[0] = pilot
+            if plan.sized and pilot.rounds:  # long rounds: judged on turns, not rounds
+                plan.ref_budget = min(plan.ref_budget, judge_default(opts.rounds, pilot.turns.mean))
+                if opts.invariant_rounds is None:
+                    plan.inv_budget = invariant_default(plan.ref_budget)
+                plan.inv_budget = min(plan.inv_budget, plan.ref_budget)
             per = spec.params.match.rounds if spec.params.match.end == "rounds" else None
             plan.est_rounds = float(per) if per else max(1.0, pilot.rounds / max(1, pilot.matches))
             chunk_rounds = min(CHUNK_ROUNDS, max(100, plan.ref_budget // 8))
