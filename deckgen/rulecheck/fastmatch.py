@@ -19,9 +19,11 @@ from typing import Any
 
 from deckgen.engine.match import MAX_ROUNDS
 from deckgen.engine.tables import compile_tables
+from deckgen.rulecheck import jit_line
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
+from deckgen.rulecheck.jit import HAVE_JIT
 from deckgen.rulecheck.stats import Proportion, mean_of
 from deckgen.rulecheck.tally import PlayTally
 from deckgen.rulespec import RuleSpec
@@ -64,6 +66,8 @@ def make_fast(spec: RuleSpec, players: int) -> FastLine:
     """The fast player for a rules file: bitmasks for line boards of up to 64 tiles,
     boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise."""
     tables = compile_tables(spec, players)
+    if HAVE_JIT and jit_line.plays(tables):  # compiled: deal and play in machine code
+        return jit_line.JitLine(spec, tables)
     if tables.shape == "line" and len(tables.tiles) <= 64:
         return FastLine(spec, tables)
     from deckgen.rulecheck.fastboard import FastBoard
