@@ -604,6 +604,15 @@ def _words(mask: int) -> tuple[int, int]:
     return mask & 0xFFFFFFFFFFFFFFFF, mask >> 64
 
 
+def _two_words(hands: NDArray[Any]) -> NDArray[np.uint64]:
+    """Hands as (rounds, players, 2) words: as they are, or from one word each."""
+    if hands.ndim == 3:
+        return np.ascontiguousarray(hands, dtype=np.uint64)
+    out = np.zeros((*hands.shape, 2), dtype=np.uint64)
+    out[..., 0] = hands
+    return out
+
+
 class JitLine(FastLine):
     """Plays batches of rounds of one line rules file and player count, compiled.
 
@@ -664,6 +673,8 @@ class JitLine(FastLine):
         masks[nv] = _words(t.double_mask)
         self.masks = masks
         self.rest_width = self.ntiles - n * t.hand_size
+        self.dtype: Any = np.uint64
+        """One-word hands (rounds, players) are taken too, where the deck fits in 64 bits."""
 
     def _params(self, kinds: tuple[str, ...]) -> NDArray[np.int64]:
         p = self.params.copy()
@@ -687,7 +698,7 @@ class JitLine(FastLine):
         g = hands.shape[0]
         starter = np.zeros(g, dtype=np.int64)
         lead = np.zeros(g, dtype=np.int64)
-        _first_rule(self.params, self.tiles, hands, lead_any, starter, lead)
+        _first_rule(self.params, self.tiles, _two_words(hands), lead_any, starter, lead)
         return starter, lead
 
     def play(
@@ -712,7 +723,7 @@ class JitLine(FastLine):
         else:
             numbers = np.zeros((0, 0), dtype=np.float64)
             gen = rng
-        hands = np.ascontiguousarray(deals.hands, dtype=np.uint64)
+        hands = _two_words(deals.hands)
         rest = np.ascontiguousarray(deals.rest, dtype=np.int64)
         _play(hands, rest, self.tiles, self.masks, self._params(kinds), gen, numbers, out)
         redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
