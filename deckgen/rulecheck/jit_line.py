@@ -317,8 +317,8 @@ def _greedy(tiles: NDArray[np.int64], a: NDArray[np.uint64], b: NDArray[np.uint6
 
 
 @njit
-def _score(p: NDArray[np.int64], row: NDArray[np.int64], sv: NDArray[np.int64]) -> None:
-    """Points and winners of a finished round (``row``: its out columns), as the
+def _score(p: NDArray[np.int64], out: NDArray[np.int64], g: int, sv: NDArray[np.int64]) -> None:
+    """Points and winners of a finished round (row ``g`` of ``out``), as the
     engine scores (``FastLine.score``); ``sv`` is scratch space of one entry per side."""
     n = p[P_N]
     ns = p[P_SIDES]
@@ -327,32 +327,32 @@ def _score(p: NDArray[np.int64], row: NDArray[np.int64], sv: NDArray[np.int64]) 
     for k in range(ns):
         sv[k] = 0
     for s in range(n):
-        sv[p[P_SIDE_OF + s]] += row[C_HV + s]
+        sv[p[P_SIDE_OF + s]] += out[g, C_HV + s]
     total = 0
     for k in range(ns):
         total += sv[k]
-        row[pts + k] = 0
-        row[win + k] = 0
+        out[g, pts + k] = 0
+        out[g, win + k] = 0
     bands = p[P_BANDS]
     method = p[P_METHOD]
-    if row[C_END] == 0:
-        out = row[C_OUT]
-        w = p[P_SIDE_OF + out]
-        row[win + w] = 1
+    if out[g, C_END] == 0:
+        o = out[g, C_OUT]
+        w = p[P_SIDE_OF + o]
+        out[g, win + w] = 1
         if method == 0:
             for k in range(ns):
-                row[pts + k] = -sv[k]
-            row[pts + w] += p[P_BONUS]
+                out[g, pts + k] = -sv[k]
+            out[g, pts + w] += p[P_BONUS]
             return
         if method == 1:
-            raw = total - row[C_HV + out] if p[P_OUT_ALL] else total - sv[w]
-            row[pts + w] = raw // bands + 1 if bands else raw
+            raw = total - out[g, C_HV + o] if p[P_OUT_ALL] else total - sv[w]
+            out[g, pts + w] = raw // bands + 1 if bands else raw
         else:
-            row[pts + w] = total - ns * sv[w]
+            out[g, pts + w] = total - ns * sv[w]
         return
     if method == 0:
         for k in range(ns):
-            row[pts + k] = -sv[k]
+            out[g, pts + k] = -sv[k]
         return
     low = sv[0]
     for k in range(ns):
@@ -373,8 +373,8 @@ def _score(p: NDArray[np.int64], row: NDArray[np.int64], sv: NDArray[np.int64]) 
         raw = total - ns * low
     for k in range(ns):
         if sv[k] == low:
-            row[win + k] = 1
-            row[pts + k] = raw
+            out[g, win + k] = 1
+            out[g, pts + k] = raw
 
 
 @njit
@@ -580,13 +580,12 @@ def _play(
                 end = 0
                 out_seat = seat
             seat = seat + 1 if seat + 1 < n else 0
-        row = out[g]
-        row[C_END] = end
-        row[C_OUT] = out_seat
-        row[C_TURNS] = turns
-        row[C_DRAWS] = draws
-        row[C_PASSES] = passes
-        row[C_PLAYED] = played
+        out[g, C_END] = end
+        out[g, C_OUT] = out_seat
+        out[g, C_TURNS] = turns
+        out[g, C_DRAWS] = draws
+        out[g, C_PASSES] = passes
+        out[g, C_PLAYED] = played
         for s in range(n):
             v = 0
             for w in range(2):
@@ -595,8 +594,8 @@ def _play(
                     low = x ^ (x & (x - one))
                     v += value[w * 64 + _popcount(low - one)]
                     x = x ^ low
-            row[C_HV + s] = v
-        _score(p, row, sv)
+            out[g, C_HV + s] = v
+        _score(p, out, g, sv)
 
 
 # ---------------------------------------------------------------- the engine
