@@ -548,12 +548,10 @@ def _play(
                     forced = 0
                     seat = seat + 1 if seat + 1 < n else 0
                     continue
-                if k < na:
-                    i = _kth(a0, a1, k)
-                    pe = 0
-                else:
-                    i = _kth(b0, b1, k - na)
-                    pe = 1
+                pe = 1 if k >= na else 0  # selects, not branches
+                m0 = b0 if pe else a0
+                m1 = b1 if pe else a1
+                i = _kth(m0, m1, k - na * pe)
             else:
                 pair[0] = a0
                 pair[1] = a1
@@ -570,10 +568,10 @@ def _play(
                 x1 ^= one << np.uint64(i - 64)
             h0[seat] = x0
             h1[seat] = x1
-            if pe == 0:
-                e0 = hi[i] if lo[i] == e0 else lo[i]
-            else:
-                e1 = hi[i] if lo[i] == e1 else lo[i]
+            v = e1 if pe else e0
+            new = hi[i] + lo[i] - v
+            e0 = e0 if pe else new
+            e1 = new if pe else e1
             played += 1
             forced = 0
             if x0 == zero and x1 == zero:
