@@ -106,12 +106,10 @@ def _kth(m0: np.uint64, m1: np.uint64, k: int) -> int:
     """Deck index of the ``k``-th lowest set bit (from 0) of the two-word mask."""
     one = np.uint64(1)
     c0 = _popcount(m0)
-    m = m0
-    base = 0
-    if k >= c0:
-        m = m1
-        k -= c0
-        base = 64
+    w = 1 if k >= c0 else 0  # selects, not branches
+    m = m1 if w else m0
+    k -= c0 * w
+    base = 64 * w
     for _ in range(k):
         m = m & (m - one)
     low = m ^ (m & (m - one))
@@ -481,12 +479,8 @@ def _play(
             s01 = sm1[e0]
             a0 = x0 & s00
             a1 = x1 & s01
-            if e1 != e0:
-                s10 = sm0[e1]
-                s11 = sm1[e1]
-            else:
-                s10 = zero
-                s11 = zero
+            s10 = sm0[e1] if e1 != e0 else zero
+            s11 = sm1[e1] if e1 != e0 else zero
             b0 = x0 & s10
             b1 = x1 & s11
             drew = 0
