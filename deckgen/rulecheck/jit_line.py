@@ -48,6 +48,10 @@ P_MUST, P_SIDES, P_METHOD, P_OUT_ALL, P_BLOCKED_ALL, P_TIE_ALL, P_BANDS, P_BONUS
 P_TURNED, P_SKIP, P_FIRST, P_REQUIRED, P_LEAD_DOUBLE, P_NO_DOUBLE_REDEAL, P_VALUES = (
     16, 17, 18, 19, 20, 21, 22,
 )  # fmt: skip
+P_LAZY = 23
+"""1: the stock of a deal is not shuffled; each tile drawn is picked from it at random
+(a Fisher-Yates step at the time of the draw: the same uniform stock, and tiles never
+drawn cost nothing). Set for :meth:`JitLine.deal`'s own deals (:class:`LazyDeals`)."""
 P_RANDOM = 32
 """P[P_RANDOM + seat]: 1 when the seat's bot is ``random`` (0: greedy)."""
 P_SIDE_OF = 48
@@ -137,9 +141,9 @@ def _flip(h: NDArray[np.uint64], i: int) -> None:
 @njit
 def _deal_one(
     rng: Any, p: NDArray[np.int64], pool: NDArray[np.int64], hands: NDArray[np.uint64],
-    rest: NDArray[np.int64],
+    rest: NDArray[np.int64], g: int,
 ) -> None:  # fmt: skip
-    """One shuffled deal into ``hands`` (players, 2) and ``rest`` (draw order);
+    """One shuffled deal into ``hands[g]`` (players, 2) and ``rest[g]`` (draw order);
     ``pool`` is scratch space of one entry per tile.
 
     The kernel's partial Fisher-Yates (``j = floor(u * size)`` per tile placed), with
@@ -182,9 +186,9 @@ def _deal_one(
                 x1 |= one << np.uint64(i - 64)
             pool[j] = pool[size - 1]
         m -= k
-        hands[s, 0] = x0
-        hands[s, 1] = x1
-    if p[P_STOCK]:
+        hands[g, s, 0] = x0
+        hands[g, s, 1] = x1
+    if p[P_STOCK] and not p[P_LAZY]:
         for q in range(m):
             size = m - q
             j = 0
@@ -196,34 +200,35 @@ def _deal_one(
                 j = x >> 53
                 r = x & LOW53
                 budget *= size
-            rest[q] = pool[j]
+            rest[g, q] = pool[j]
             pool[j] = pool[size - 1]
     else:
-        for r in range(m):
-            rest[r] = pool[r]
+        for q in range(m):
+            rest[g, q] = pool[q]
 
 
 @njit
 def _redo(
     p: NDArray[np.int64], tiles: NDArray[np.int64], masks: NDArray[np.uint64],
-    hands: NDArray[np.uint64], first: bool,
+    hands: NDArray[np.uint64], g: int, first: bool,
 ) -> bool:  # fmt: skip
-    """Whether the rules deal this deal again."""
+    """Whether the rules deal ``hands[g]`` again."""
     n = p[P_N]
     k = p[P_REDEAL]
-    dm = masks[p[P_VALUES]]
+    dm0 = masks[p[P_VALUES], 0]
+    dm1 = masks[p[P_VALUES], 1]
     if k:
         for s in range(n):
-            if _popcount(hands[s, 0] & dm[0]) + _popcount(hands[s, 1] & dm[1]) >= k:
+            if _popcount(hands[g, s, 0] & dm0) + _popcount(hands[g, s, 1] & dm1) >= k:
                 return True
     if p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0 and first:
         d0 = np.uint64(0)
         d1 = np.uint64(0)
         for s in range(n):
-            d0 |= hands[s, 0]
-            d1 |= hands[s, 1]
+            d0 |= hands[g, s, 0]
+            d1 |= hands[g, s, 1]
         if p[P_FIRST] == 1:
-            return bool((d0 & dm[0]) == np.uint64(0) and (d1 & dm[1]) == np.uint64(0))
+            return bool((d0 & dm0) == np.uint64(0) and (d1 & dm1) == np.uint64(0))
         dealt = np.zeros(2, dtype=np.uint64)
         dealt[0] = d0
         dealt[1] = d1
@@ -240,11 +245,12 @@ def _deal(
     """Deals for every row of ``hands`` (rounds, players, 2), dealt again while the rules
     say so (``first`` marks the rounds whose starter the first-round rule picks)."""
     pool = np.zeros(p[P_TILES], dtype=np.int64)
+    rules = p[P_REDEAL] or (p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0)
     for g in range(hands.shape[0]):
-        _deal_one(rng, p, pool, hands[g], rest[g])
-        while _redo(p, tiles, masks, hands[g], first[g]):
+        _deal_one(rng, p, pool, hands, rest, g)
+        while rules and _redo(p, tiles, masks, hands, g, first[g]):
             redeals[g] += 1
-            _deal_one(rng, p, pool, hands[g], rest[g])
+            _deal_one(rng, p, pool, hands, rest, g)
 
 
 # ---------------------------------------------------------------- starter
@@ -394,6 +400,7 @@ def _play(
     limit = p[P_LIMIT]
     may = p[P_MUST] == 0
     stream = numbers.shape[0] > 0
+    lazy = p[P_LAZY] != 0 and not stream
     size = rest.shape[1]
     zero = np.uint64(0)
     one = np.uint64(1)
@@ -423,7 +430,21 @@ def _play(
         top = 0
         left = size
         if p[P_TURNED] and not out[g, C_LEAD_ANY]:
-            if p[P_SKIP] and not stream:  # turned-up doubles go back into the stock
+            if lazy:  # a uniform tile of the stock (a non-double where doubles are skipped)
+                while True:
+                    if budget * size > RECYCLE:
+                        r = int(rng.random() * TWO53)
+                        budget = 1
+                    y = r * size
+                    j = y >> 53
+                    r = y & LOW53
+                    budget *= size
+                    if not (p[P_SKIP] and double[rest[g, j]]):
+                        break
+                d = rest[g, j]
+                rest[g, j] = rest[g, 0]
+                rest[g, 0] = d
+            elif p[P_SKIP] and not stream:  # turned-up doubles go back into the stock
                 while double[rest[g, 0]]:
                     d = rest[g, 0]
                     j = 1 + int(rng.random() * (size - 1))
@@ -492,6 +513,18 @@ def _play(
                         break
                     if limit and drew >= limit:
                         break
+                    if lazy:  # pick the tile drawn from what is left
+                        cnt = size - top
+                        if budget * cnt > RECYCLE:
+                            r = int(rng.random() * TWO53)
+                            budget = 1
+                        y = r * cnt
+                        j = top + (y >> 53)
+                        r = y & LOW53
+                        budget *= cnt
+                        i = rest[g, j]
+                        rest[g, j] = rest[g, top]
+                        rest[g, top] = i
                     i = rest[g, top]
                     top += 1
                     left -= 1
@@ -604,6 +637,11 @@ def _two_words(hands: NDArray[Any]) -> NDArray[np.uint64]:
     return out
 
 
+class LazyDeals(Deals):
+    """:meth:`JitLine.deal`'s deals: the stock (``rest``) is not in draw order; play
+    picks each tile drawn from it at random (see :data:`P_LAZY`)."""
+
+
 class JitLine(FastLine):
     """Plays batches of rounds of one line rules file and player count, compiled.
 
@@ -667,10 +705,11 @@ class JitLine(FastLine):
         self.dtype: Any = np.uint64
         """One-word hands (rounds, players) are taken too, where the deck fits in 64 bits."""
 
-    def _params(self, kinds: tuple[str, ...]) -> NDArray[np.int64]:
+    def _params(self, kinds: tuple[str, ...], lazy: bool) -> NDArray[np.int64]:
         p = self.params.copy()
         for s, k in enumerate(kinds):
             p[P_RANDOM + s] = k == "random"
+        p[P_LAZY] = lazy
         return p
 
     def deal(self, rng: Any, count: int, first_rule: NDArray[np.bool_] | None = None) -> Deals:
@@ -679,8 +718,9 @@ class JitLine(FastLine):
         rest = np.zeros((count, self.rest_width), dtype=np.int64)
         redeals = np.zeros(count, dtype=np.int64)
         first = np.ones(count, dtype=np.bool_) if first_rule is None else first_rule
-        _deal(rng, self.params, self.tiles, self.masks, first, hands, rest, redeals)
-        return Deals(hands, rest, redeals)
+        p = self._params((), lazy=True)
+        _deal(rng, p, self.tiles, self.masks, first, hands, rest, redeals)
+        return LazyDeals(hands, rest, redeals)
 
     def first_rule(
         self, hands: NDArray[np.uint64], lead_any: bool
@@ -716,7 +756,8 @@ class JitLine(FastLine):
             gen = rng
         hands = _two_words(deals.hands)
         rest = np.ascontiguousarray(deals.rest, dtype=np.int64)
-        _play(hands, rest, self.tiles, self.masks, self._params(kinds), gen, numbers, out)
+        p = self._params(kinds, lazy=isinstance(deals, LazyDeals))
+        _play(hands, rest, self.tiles, self.masks, p, gen, numbers, out)
         redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
         pts = C_HV + n
         return Rounds(

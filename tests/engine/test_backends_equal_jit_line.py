@@ -198,6 +198,17 @@ def test_deals_are_whole_and_follow_the_redeal_rule() -> None:
         assert every == t.full_mask
 
 
+def test_stock_deals_hold_every_tile_once() -> None:
+    spec = SPECS["two-player"]
+    t = compile_tables(spec, 2)
+    deals = jit_line.JitLine(spec, t).deal(np.random.default_rng(5), 500)
+    for g in range(500):
+        held = [
+            i for w0, w1 in deals.hands[g].tolist() for i in range(128) if (w0 | w1 << 64) >> i & 1
+        ]
+        assert sorted(held + deals.rest[g].tolist()) == list(range(len(t.tiles)))
+
+
 def test_a_differing_compiled_engine_is_named_with_its_round_and_field() -> None:
     spec = SPECS["card-domino"]
     rounds = _kernel_rounds(spec, 3, ("random",))
