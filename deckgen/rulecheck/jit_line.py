@@ -15,14 +15,19 @@ that fit end 0, lowest deck index first, then those that fit end 1 when it shows
 another number), a random bot picks ``moves[floor(u * len(moves))]`` with one number
 ``u`` per decision (a forced lead too; one more move, "keep the drawn tile and pass",
 when ``turn.play_drawn = "may"``), greedy lays the heaviest tile (end 0 first, lowest
-index on ties). The numbers come from the generator inside the compiled code, or, to
-prove the engine equal to the kernel, from one array of numbers per round
-(:class:`~deckgen.rulecheck.fastline.RoundStreams`) with the kernel's deals.
+index on ties). To prove the engine equal to the kernel, the numbers come from one
+array per round (:class:`~deckgen.rulecheck.fastline.RoundStreams`, the k-th decision
+uses the k-th number) with the kernel's deals; the rules check's own batches take them
+from the numpy generator inside the compiled code, several choices from one number
+(:data:`RECYCLE`), so their figures equal the numpy engine's statistically, not number
+for number.
 
 The deal is drawn inside the compiled code too: the kernel's partial Fisher-Yates
-(``floor(u * size)`` per tile placed), dealt again while the redeal rules say so.
-Written in the subset of Python that numba compiles; :func:`~deckgen.rulecheck.jit.python_source`
-runs the same source as plain Python (slow; the tests use it on a few rounds).
+(``floor(u * size)`` per tile placed), dealt again while the redeal rules say so; the
+stock of these deals (:class:`LazyDeals`) is shuffled one draw at a time during play
+(:data:`P_LAZY`). Written in the subset of Python that numba compiles;
+:func:`~deckgen.rulecheck.jit.python_source` runs the same source as plain Python (slow;
+the tests use it on a few rounds).
 """
 
 from __future__ import annotations
