@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING
 
 from deckgen.engine.match import MAX_ROUNDS
 from deckgen.engine.tables import compile_tables
+from deckgen.rulecheck import jit_line
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
+from deckgen.rulecheck.jit import HAVE_JIT
 from deckgen.rulecheck.stats import Proportion, mean_of
 from deckgen.rulecheck.tally import PlayTally
 from deckgen.rulespec import RuleSpec
@@ -74,8 +76,8 @@ def make_fast(spec: RuleSpec, players: int) -> FastLine:
         from deckgen.rulecheck.jit_trains import JitTrains
 
         return JitTrains(spec, tables)  # type: ignore[return-value]  # plays whole matches
-    from deckgen.rulecheck.jit import HAVE_JIT
-
+    if HAVE_JIT and jit_line.plays(tables):  # compiled: deal and play in machine code
+        return jit_line.JitLine(spec, tables)
     if HAVE_JIT and (tables.shape != "line" or len(tables.tiles) > 64 or tables.ends_multiple):
         from deckgen.rulecheck.jit_board import JitBoard
 
