@@ -289,8 +289,22 @@ def run_check(
         import numpy  # noqa: F401  (once here, not once per forked worker)
 
     with _executor(workers) as pool:
-        # the pilot chunks first, in the pool (they size the others)
+        # the pilot chunks first, in the pool (they size the others); the fast chunks of
+        # matches of a fixed length need no sizing and follow at once, so no worker waits
         pilots = [pool.submit(run_chunk, _ref_task(plan, 0)) for plan in plans]
+        pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
+        m = spec.params.match
+        fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
+        for plan in plans:
+            if plan.why_not_fast is None and fixed:
+                per_match = m.rounds or 1
+                matches = math.ceil(opts.rounds / per_match)
+                plan.fast_size = max(1, FAST_CHUNK_ROUNDS // per_match)
+                for i, first in enumerate(range(0, matches, plan.fast_size)):
+                    count = min(plan.fast_size, matches - first)
+                    plan.fast_tasks.append(FastTask(plan.base, i, count))
+                for i, ft in enumerate(plan.fast_tasks):
+                    pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
             plan.ref_done[0] = pilot
@@ -306,33 +320,22 @@ def run_check(
             missing = max(0, plan.ref_budget - pilot.rounds)
             chunks = math.ceil(missing / (plan.chunk_matches * plan.est_rounds) * 1.1)
             plan.ref_tasks = [_ref_task(plan, i) for i in range(1, chunks + 1)]
-            if plan.why_not_fast is None:
-                m = spec.params.match
-                if m.end == "rounds" and m.tie != "play_on":  # exactly the rounds asked for
-                    per_match = m.rounds or 1
-                    matches = math.ceil(opts.rounds / per_match)
-                    plan.fast_size = max(1, FAST_CHUNK_ROUNDS // per_match)
-                    for i, first in enumerate(range(0, matches, plan.fast_size)):
-                        count = min(plan.fast_size, matches - first)
-                        plan.fast_tasks.append(FastTask(plan.base, i, count))
-                else:  # matches of varying length: enough chunks, the prefix is kept
-                    # smaller chunks for small runs: the kept prefix overshoots less
-                    chunk_rounds = min(FAST_CHUNK_ROUNDS, max(2500, opts.rounds // 8))
-                    plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
-                    chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
-                    plan.fast_tasks = [
-                        FastTask(plan.base, i, plan.fast_size) for i in range(chunks)
-                    ]
+            if plan.why_not_fast is None and not fixed:
+                # matches of varying length: enough chunks, the prefix is kept; smaller
+                # chunks for small runs: the kept prefix overshoots less
+                chunk_rounds = min(FAST_CHUNK_ROUNDS, max(2500, opts.rounds // 8))
+                plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
+                chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
+                plan.fast_tasks = [FastTask(plan.base, i, plan.fast_size) for i in range(chunks)]
+                for i, ft in enumerate(plan.fast_tasks):
+                    pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
         total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
         reporter.start(f"checking {spec.id}", total)
         for plan in plans:
             plan.shown["ref"] = min(plan.ref_budget, plan.ref_done[0].rounds)
             plan.fast_budget = opts.rounds if plan.why_not_fast is None else 0
         reporter.advance(sum(p.shown["ref"] for p in plans))
-        pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
         for plan in plans:
-            for i, ft in enumerate(plan.fast_tasks):
-                pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
             for i, rt in enumerate(plan.ref_tasks, start=1):
                 pending[pool.submit(run_chunk, rt)] = (plan, "ref", i)
         _collect(pending, reporter)
