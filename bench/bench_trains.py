@@ -1,5 +1,9 @@
 """Mexican Train on the kernel: a 4-player round, and the whole rules check.
 
+(The check itself now plays Mexican Train on the compiled path,
+``deckgen/rulecheck/jit_trains.py``; ``bench_jit_trains`` measures that path. This
+benchmark keeps the kernel's own cost per turn in view.)
+
 Anchor: double-twelve (``rules/double-twelve.toml``), the other double-12 game, measured
 in the same run on the same kernel path. Prints
 
@@ -7,8 +11,7 @@ in the same run on the same kernel path. Prints
   back-end plays trains), for Mexican Train and for double-twelve, the ratio, and the
   CPU time per turn (a Mexican Train round has several times the turns);
 - the wall-clock time and rounds per second of ``rules check <id> --rounds 20000``
-  (all cores) for both files: Mexican Train on the kernel (declared so by the check),
-  double-twelve on its fast path.
+  (all cores) for both files, each on the path the check chooses.
 
 No target yet beyond "no pathology". Run: ``.venv/bin/python -m bench bench_trains``
 (``BENCH_SECONDS`` sets the CPU time per kernel measurement, default 3;

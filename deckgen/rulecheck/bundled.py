@@ -34,7 +34,8 @@ def check_bundled(folder: Path, *, reporter: Reporter | None = None) -> list[Pat
         if spec.id == MAIN_RULES:
             opts = CheckOptions(rounds=MAIN_ROUNDS, seed=SEED)
         elif unsupported(spec, ("random",), spec.player_counts[0]) is not None:
-            # only the kernel plays it (Mexican Train, All Fives): the judge's rounds
+            # only the kernel plays it (without numba: Mexican Train, Chicken Foot,
+            # All Fives): the judge's rounds
             opts = CheckOptions(
                 rounds=OTHER_JUDGE_ROUNDS,
                 seed=SEED,
