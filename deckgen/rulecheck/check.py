@@ -27,7 +27,7 @@ from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.chunks import ChunkTask, run_chunk
 from deckgen.rulecheck.decisions import DecisionCount
 from deckgen.rulecheck.fastline import unsupported
-from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
+from deckgen.rulecheck.fastmatch import JIT_MIN_ROUNDS, FastTask, numpy_line, run_fast_chunk
 from deckgen.rulecheck.feasibility import feasibility
 from deckgen.rulecheck.tally import (
     DEFAULT_SECONDS_PER_TURN,
@@ -288,6 +288,9 @@ def run_check(
     if any(p.why_not_fast is None for p in plans):
         import numpy  # noqa: F401  (once here, not once per forked worker)
 
+    fast_rounds = opts.rounds * sum(1 for p in plans if p.why_not_fast is None)
+    # numba's start (about half a second in every worker) pays off only for large runs
+    compiled = not numpy_line(spec) or fast_rounds / max(1, workers) >= JIT_MIN_ROUNDS
     with _executor(workers) as pool:
         # the pilot chunks first, in the pool (they size the others); the fast chunks of
         # matches of a fixed length need no sizing and follow at once, so no worker waits
@@ -302,7 +305,7 @@ def run_check(
                 plan.fast_size = max(1, FAST_CHUNK_ROUNDS // per_match)
                 for i, first in enumerate(range(0, matches, plan.fast_size)):
                     count = min(plan.fast_size, matches - first)
-                    plan.fast_tasks.append(FastTask(plan.base, i, count))
+                    plan.fast_tasks.append(FastTask(plan.base, i, count, compiled))
                 for i, ft in enumerate(plan.fast_tasks):
                     pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
         for plan, pilot_future in zip(plans, pilots, strict=True):
@@ -326,7 +329,9 @@ def run_check(
                 chunk_rounds = min(FAST_CHUNK_ROUNDS, max(2500, opts.rounds // 8))
                 plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
                 chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
-                plan.fast_tasks = [FastTask(plan.base, i, plan.fast_size) for i in range(chunks)]
+                plan.fast_tasks = [
+                    FastTask(plan.base, i, plan.fast_size, compiled) for i in range(chunks)
+                ]
                 for i, ft in enumerate(plan.fast_tasks):
                     pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
         total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
@@ -350,7 +355,7 @@ def run_check(
                 enough, nxt = _prefix(plan.fast_done, opts.rounds)
                 if enough is not None:
                     break
-                task = FastTask(plan.base, nxt, plan.fast_size)
+                task = FastTask(plan.base, nxt, plan.fast_size, compiled)
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()
 

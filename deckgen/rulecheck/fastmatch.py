@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from deckgen.engine.match import MAX_ROUNDS
 from deckgen.engine.tables import compile_tables
-from deckgen.rulecheck import jit_line
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec
 from deckgen.rulecheck.fastline import END_CODES, FastLine, Rounds
@@ -41,6 +40,8 @@ class FastTask:
     chunk: ChunkTask
     index: int
     count: int
+    compiled: bool = True
+    """Play on the compiled engine where numba is installed (see :func:`make_fast`)."""
 
 
 @dataclass
@@ -64,24 +65,46 @@ class Matches:
         return Matches(rounds, self.match_of[keep] - first, stop - first, self.winners[first:stop])
 
 
-_LINES: dict[tuple[str, int], FastLine] = {}
+_LINES: dict[tuple[str, int, bool], FastLine] = {}
 
 
-def make_fast(spec: RuleSpec, players: int) -> FastLine:
-    """The fast player for a rules file: bitmasks for line boards of up to 64 tiles,
-    boolean arrays (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise; other
-    boards and scoring during play compiled (:mod:`deckgen.rulecheck.jit_board`)."""
+def numpy_line(spec: RuleSpec) -> bool:
+    """Whether numpy's :class:`~deckgen.rulecheck.fastline.FastLine` plays this file: a
+    line of at most 64 tiles, no points during play. It starts at once, where the
+    compiled engines first pay for numba's start (about half a second per process), so
+    the check takes it for small runs (:data:`JIT_MIN_ROUNDS`)."""
+    p = spec.params
+    return p.board.shape == "line" and len(spec.dset) <= 64 and p.scoring.ends_multiple is None
+
+
+JIT_MIN_ROUNDS = 150_000
+"""Fast rounds per worker process from which the compiled engine pays for its start
+on a line game (numpy plays about 250,000 rounds a second, the compiled engine about
+1,000,000, and its start costs about 0.5 s)."""
+
+
+def make_fast(spec: RuleSpec, players: int, *, compiled: bool = True) -> FastLine:
+    """The fast player for a rules file. Compiled (numba) when it is installed: trains
+    and feet (:mod:`~deckgen.rulecheck.jit_trains`), lines
+    (:mod:`~deckgen.rulecheck.jit_line`), other boards and scoring during play
+    (:mod:`~deckgen.rulecheck.jit_board`); with ``compiled=False`` a file that
+    :func:`numpy_line` accepts is played by numpy. Without numba: bitmasks for line
+    boards of up to 64 tiles, boolean arrays
+    (:class:`~deckgen.rulecheck.fastboard.FastBoard`) otherwise."""
     tables = compile_tables(spec, players)
     if tables.shape in ("trains", "chicken_foot"):
         from deckgen.rulecheck.jit_trains import JitTrains
 
         return JitTrains(spec, tables)  # type: ignore[return-value]  # plays whole matches
-    if HAVE_JIT and jit_line.plays(tables):  # compiled: deal and play in machine code
-        return jit_line.JitLine(spec, tables)
-    if HAVE_JIT and (tables.shape != "line" or len(tables.tiles) > 64 or tables.ends_multiple):
-        from deckgen.rulecheck.jit_board import JitBoard
+    if HAVE_JIT and (compiled or not numpy_line(spec)):
+        from deckgen.rulecheck import jit_line
 
-        return JitBoard(spec, tables)
+        if jit_line.plays(tables):  # compiled: deal and play in machine code
+            return jit_line.JitLine(spec, tables)
+        if tables.shape != "line" or len(tables.tiles) > 64 or tables.ends_multiple:
+            from deckgen.rulecheck.jit_board import JitBoard
+
+            return JitBoard(spec, tables)
     if tables.shape == "line" and len(tables.tiles) <= 64:
         return FastLine(spec, tables)
     from deckgen.rulecheck.fastboard import FastBoard
@@ -89,11 +112,11 @@ def make_fast(spec: RuleSpec, players: int) -> FastLine:
     return FastBoard(spec, tables)
 
 
-def fast_line(task: ChunkTask) -> FastLine:
-    key = (task.sha256, task.players)
+def fast_line(task: ChunkTask, *, compiled: bool = True) -> FastLine:
+    key = (task.sha256, task.players, compiled)
     line = _LINES.get(key)
     if line is None:
-        line = _LINES[key] = make_fast(_spec(task), task.players)
+        line = _LINES[key] = make_fast(_spec(task), task.players, compiled=compiled)
     return line
 
 
@@ -281,7 +304,7 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     import numpy as np
 
     c = task.chunk
-    line = fast_line(c)
+    line = fast_line(c, compiled=task.compiled)
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
     kinds = tuple(c.bots[min(s, len(c.bots) - 1)] for s in range(c.players))
     ms = play_matches(line, rng, task.count, kinds)

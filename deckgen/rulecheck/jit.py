@@ -13,35 +13,34 @@ kernel round for round (``tests/engine/test_backends_equal*.py``).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-HAVE_JIT = False
-"""True when numba compiles the fast paths."""
+HAVE_JIT = os.environ.get("DECKGEN_NO_JIT", "") in ("", "0") and bool(
+    importlib.util.find_spec("numba")
+)
+"""True when numba is installed (and not switched off): the fast paths are compiled.
 
-_numba: Any = None
-if os.environ.get("DECKGEN_NO_JIT", "") in ("", "0"):
-    try:
-        import numba as _numba
-
-        HAVE_JIT = True
-    except ImportError:  # pragma: no cover - numba is a dependency; this is the fallback
-        _numba = None
+Found without importing numba (about a quarter of a second, plus its compiler's start
+on the first call): a process that never plays a compiled batch never pays for it."""
 
 
 def njit(fn: F) -> F:
     """Compile ``fn`` with numba (no Python objects, cached on disk), or return it as is.
 
     The plain function stays reachable as ``fn.py_func`` when compiled, so a test can run
-    the same source as Python on a few rounds.
+    the same source as Python on a few rounds. numba is imported here, on the first
+    compiled module's import.
     """
     if not HAVE_JIT:
         return fn
-    compiled: F = _numba.njit(cache=True, nogil=True)(fn)
-    return compiled
+    import numba
+
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
 def python_source(fn: Callable[..., Any]) -> Callable[..., Any]:
