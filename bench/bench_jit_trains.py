@@ -8,10 +8,12 @@ warm-up) and of the kernel (every round number of a match in turn, so every stat
 double), and the ratio. Without numba there is no compiled path (the check plays these
 games on the kernel), and the benchmark says so.
 
-Goal (issue 12): the whole ``rules check --rounds 100000`` at 100,000 rounds per second
-of wall time on 2 cores over 7 player counts, so the compiled engine must play at least
-250,000 rounds per CPU second averaged over the player counts (total rounds over total
-time): "met" or "NOT met".
+Budget (not the issue's goal itself): issue 12 asks for the whole ``rules check
+--rounds 100000`` at 100,000 rounds per second of wall time on 2 cores over 7 player
+counts; a compiled engine at 250,000 rounds per CPU second, averaged over the player
+counts (total rounds over total time), leaves room for the judge within it: "within" or
+"over" that budget. The whole check itself is the measure (``docs/rules-check.md``: Mexican
+Train about 146,000 rounds per second of wall time with this engine at about 205,000).
 
 Run: ``.venv/bin/python -m bench bench_jit_trains`` (``BENCH_SECONDS`` sets the CPU time
 per measurement, default 2).
@@ -90,8 +92,8 @@ def main() -> None:
             print(f"  {n} players  compiled {c:11,.0f}  kernel {k:9,.0f}  ratio {c / k:7.1f}x")
         if HAVE_JIT:
             avg = total_rounds / total_time
-            verdict = "met" if avg >= GOAL else "NOT met"
-            print(f"  averaged over {PLAYERS}: {avg:,.0f} rounds/s (goal {GOAL:,}: {verdict})")
+            verdict = "within" if avg >= GOAL else "over"
+            print(f"  averaged over {PLAYERS}: {avg:,.0f} rounds/s (budget {GOAL:,}: {verdict})")
 
 
 if __name__ == "__main__":
