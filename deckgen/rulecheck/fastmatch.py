@@ -69,12 +69,20 @@ _LINES: dict[tuple[str, int, bool], FastLine] = {}
 
 
 def numpy_line(spec: RuleSpec) -> bool:
-    """Whether numpy's :class:`~deckgen.rulecheck.fastline.FastLine` plays this file: a
-    line of at most 64 tiles, no points during play. It starts at once, where the
+    """Whether numpy's :class:`~deckgen.rulecheck.fastline.FastLine` plays this file
+    fast: a line of at most 64 tiles, no points during play, matches of a fixed number
+    of rounds (played as one batch; matches to a target go in waves, where numpy is
+    slow). It starts at once, where the
     compiled engines first pay for numba's start (about half a second per process), so
     the check takes it for small runs (:data:`JIT_MIN_ROUNDS`)."""
     p = spec.params
-    return p.board.shape == "line" and len(spec.dset) <= 64 and p.scoring.ends_multiple is None
+    fixed = p.match.end == "rounds" and p.match.tie != "play_on"  # one batch, no waves
+    return (
+        p.board.shape == "line"
+        and len(spec.dset) <= 64
+        and p.scoring.ends_multiple is None
+        and fixed
+    )
 
 
 JIT_MIN_ROUNDS = 150_000
@@ -294,9 +302,11 @@ def tally_matches(tally: PlayTally, ms: Matches, side_of: Ints) -> None:
 
 
 SLICE_ROUNDS = 400
-"""A fast chunk of matches to a target comes back in slices of about this many rounds
-(whole matches), so the check can stop close to the rounds asked for. Matches of a
-fixed number of rounds are planned exactly and come back whole."""
+SLICES = 6
+"""A fast chunk of matches to a target comes back in about :data:`SLICES` slices of
+whole matches, of at least :data:`SLICE_ROUNDS` rounds, so the check can stop close to
+the rounds asked for (each slice is counted apart, which costs about half a millisecond).
+Matches of a fixed number of rounds are planned exactly and come back whole."""
 
 
 def run_fast_chunk(task: FastTask) -> list[PlayTally]:
@@ -311,8 +321,10 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     m = line.spec.params.match
     if m.end == "rounds" and m.tie != "play_on":  # the chunks hold exactly what is asked
         per = ms.count
-    else:
-        per = max(1, round(SLICE_ROUNDS * ms.count / max(1, len(ms.match_of))))
+    else:  # about SLICES per chunk, of at least SLICE_ROUNDS rounds
+        rounds = max(1, len(ms.match_of))
+        size = max(SLICE_ROUNDS, rounds // SLICES)
+        per = max(1, round(size * ms.count / rounds))
     parts = []
     for first in range(0, ms.count, per):
         tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
