@@ -268,13 +268,22 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
     return out
 
 
+def applies_at(spec: RuleSpec, n: int, cid: str) -> bool:
+    """Whether clause ``cid`` can decide anything with ``n`` players at all: the
+    partnership clause only where the file forms partners at that count (All Fives:
+    pairs at 4, everyone alone at 2 and 3), so its silence elsewhere is no warning."""
+    if cid == "setup.teams":
+        return len(spec.teams(n)[0]) > 1
+    return True
+
+
 def _rare_clauses(spec: RuleSpec, n: int, sec: dict[str, Any], rounds: int) -> list[dict[str, Any]]:
     lim = limit(spec, "clause_share_min")
     rare: list[str] = []
     out: list[dict[str, Any]] = []
     for c in sec["coverage"]["clauses"]:
         cid = c["id"]
-        if cid in FALLBACK_CLAUSES or not c["of"]:
+        if cid in FALLBACK_CLAUSES or not c["of"] or not applies_at(spec, n, cid):
             continue
         proof = impossibility(spec, n, cid, sec["feasibility"])
         if c["decided"] == 0 and proof is not None:

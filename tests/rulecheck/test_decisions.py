@@ -97,3 +97,19 @@ def test_counts_merge() -> None:
     assert (a.turns, a.choices, a.rounds) == (15, 5, 3)
     assert a.options.count == 2
     assert a.options.mean == 2.0
+
+
+def test_the_partnership_clause_is_no_warning_where_nobody_has_a_partner() -> None:
+    """All Fives forms pairs only with four players: with two or three, ``setup.teams``
+    never decides anything, and that is not a rule that almost never matters."""
+    from deckgen.rulecheck.diagnostics import applies_at
+    from deckgen.rulecheck.report import build_report
+
+    spec = load_rules("all-fives")
+    assert not applies_at(spec, 2, "setup.teams")
+    assert applies_at(spec, 4, "setup.teams")
+    assert applies_at(spec, 2, "end.out")
+    result = run_check(spec, CheckOptions(rounds=3000, players=(2,), workers=1))
+    report = build_report(result)
+    texts = [w["message"] for w in report["warnings"]]
+    assert not any("setup.teams" in t for t in texts), texts
