@@ -25,10 +25,13 @@ import contextlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from deckgen.booklet.paper import PAPERS
 from deckgen.errors import InputError
+
+if TYPE_CHECKING:
+    import pikepdf
 
 BLEED_MM = 3.0
 """Bleed of the print edition on every side of every page."""
@@ -113,10 +116,10 @@ def no_scaling(pdf: bytes) -> bytes:
 PAGE_BOXES = ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox", "/ArtBox")
 
 
-def _shifted(box: object, dx: float, dy: float) -> object:
+def _shifted(box: pikepdf.Object, dx: float, dy: float) -> pikepdf.Array:
     import pikepdf
 
-    x0, y0, x1, y1 = (float(v) for v in box)  # type: ignore[attr-defined]
+    x0, y0, x1, y1 = (float(v) for v in box)
     return pikepdf.Array(
         [round(x0 + dx, 6), round(y0 + dy, 6), round(x1 + dx, 6), round(y1 + dy, 6)]
     )
@@ -162,12 +165,13 @@ def origin_at_zero(pdf: bytes) -> bytes:
         return buf.getvalue()
 
 
-def _shift_destinations(doc: object, moved: dict[tuple[int, int], tuple[float, float]]) -> None:
+def _shift_destinations(
+    doc: pikepdf.Pdf, moved: dict[tuple[int, int], tuple[float, float]]
+) -> None:
     """Every explicit ``[page /XYZ left top zoom]`` destination onto a moved page (links,
     outline entries, named destinations) is moved with it."""
     import pikepdf
 
-    assert isinstance(doc, pikepdf.Pdf)
     seen: set[tuple[int, int]] = set()
     stack: list[object] = [doc.Root]
     while stack:
