@@ -27,7 +27,13 @@ from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.chunks import ChunkTask, run_chunk
 from deckgen.rulecheck.decisions import DecisionCount
 from deckgen.rulecheck.fastline import unsupported
-from deckgen.rulecheck.fastmatch import JIT_MIN_ROUNDS, FastTask, numpy_line, run_fast_chunk
+from deckgen.rulecheck.fastmatch import (
+    JIT_MIN_ROUNDS,
+    FastTask,
+    block_for,
+    numpy_line,
+    run_fast_chunk,
+)
 from deckgen.rulecheck.feasibility import feasibility
 from deckgen.rulecheck.tally import (
     DEFAULT_SECONDS_PER_TURN,
@@ -212,7 +218,9 @@ def pilot_matches(budget: int) -> int:
 
 
 def _ref_task(plan: _Plan, index: int) -> ChunkTask:
-    """Reference chunk ``index`` (0 is the pilot)."""
+    """Reference chunk ``index`` (0 is the pilot). Beside the fast path the pilot only
+    sizes the rest, and every worker waits for it: it plays without the invariant checks
+    (they cost about ten times the play), which run on the chunks after it."""
     b = plan.base
     pilot = plan.pilot
     if index == 0:
@@ -225,7 +233,8 @@ def _ref_task(plan: _Plan, index: int) -> ChunkTask:
     )
     return ChunkTask(
         b.raw, b.path, b.sha256, b.players, b.bots, b.seed, first, count,
-        index <= checked_chunks, b.seconds_per_turn, b.setup_seconds,
+        index <= checked_chunks and (index > 0 or plan.why_not_fast is not None),
+        b.seconds_per_turn, b.setup_seconds,
     )  # fmt: skip
 
 
@@ -248,6 +257,15 @@ def _prefix(
                 return total, -1
         i += 1
     return None, i
+
+
+def _submit_fast(
+    pool: Executor, plans: Sequence[_Plan], pending: dict[Future[Any], tuple[_Plan, str, int]]
+) -> None:
+    """Hand ``pool`` the planned fast chunks of ``plans``."""
+    for plan in plans:
+        for i, ft in enumerate(plan.fast_tasks):
+            pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
 
 
 def run_check(
@@ -286,18 +304,17 @@ def run_check(
             plans.append(plan)
     feas = {n: feasibility(spec, n) for n in counts}
     if any(p.why_not_fast is None for p in plans):
-        import numpy  # noqa: F401  (once here, not once per forked worker)
+        import numpy.random  # noqa: F401  (once here, not once per forked worker)
 
     fast_rounds = opts.rounds * sum(1 for p in plans if p.why_not_fast is None)
     # numba's start (about half a second in every worker) pays off only for large runs
     compiled = not numpy_line(spec) or fast_rounds / max(1, workers) >= JIT_MIN_ROUNDS
+    m = spec.params.match
+    fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
     with _executor(workers) as pool:
-        # the pilot chunks first, in the pool (they size the others); the fast chunks of
-        # matches of a fixed length need no sizing and follow at once, so no worker waits
+        # the pilot chunks first (they size the others)
         pilots = [pool.submit(run_chunk, _ref_task(plan, 0)) for plan in plans]
         pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
-        m = spec.params.match
-        fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
         for plan in plans:
             if plan.why_not_fast is None and fixed:
                 per_match = m.rounds or 1
@@ -306,8 +323,7 @@ def run_check(
                 for i, first in enumerate(range(0, matches, plan.fast_size)):
                     count = min(plan.fast_size, matches - first)
                     plan.fast_tasks.append(FastTask(plan.base, i, count, compiled))
-                for i, ft in enumerate(plan.fast_tasks):
-                    pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
+        _submit_fast(pool, plans, pending)  # a fixed length needs no sizing: no worker waits
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
             plan.ref_done[0] = pilot
@@ -316,6 +332,8 @@ def run_check(
                 if opts.invariant_rounds is None:
                     plan.inv_budget = invariant_default(plan.ref_budget)
                 plan.inv_budget = min(plan.inv_budget, plan.ref_budget)
+                # the invariant checks begin after the pilot
+                plan.ref_budget = max(plan.ref_budget, pilot.rounds + plan.inv_budget)
             per = spec.params.match.rounds if spec.params.match.end == "rounds" else None
             plan.est_rounds = float(per) if per else max(1.0, pilot.rounds / max(1, pilot.matches))
             chunk_rounds = min(CHUNK_ROUNDS, max(100, plan.ref_budget // 8))
@@ -328,12 +346,13 @@ def run_check(
                 # chunks for small runs: the kept prefix overshoots less
                 chunk_rounds = min(FAST_CHUNK_ROUNDS, max(2500, opts.rounds // 8))
                 plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
-                chunks = math.ceil(opts.rounds / (plan.fast_size * plan.est_rounds) * 1.1)
+                chunks = math.ceil(opts.rounds / chunk_rounds)
+                block = block_for(plan.est_rounds)
                 plan.fast_tasks = [
-                    FastTask(plan.base, i, plan.fast_size, compiled) for i in range(chunks)
+                    FastTask(plan.base, i, plan.fast_size, compiled, block, chunk_rounds)
+                    for i in range(chunks)
                 ]
-                for i, ft in enumerate(plan.fast_tasks):
-                    pending[pool.submit(run_fast_chunk, ft)] = (plan, "fast", i)
+                _submit_fast(pool, [plan], pending)
         total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
         reporter.start(f"checking {spec.id}", total)
         for plan in plans:
@@ -355,7 +374,8 @@ def run_check(
                 enough, nxt = _prefix(plan.fast_done, opts.rounds)
                 if enough is not None:
                     break
-                task = FastTask(plan.base, nxt, plan.fast_size, compiled)
+                last = plan.fast_tasks[-1]
+                task = FastTask(plan.base, nxt, plan.fast_size, compiled, last.block, last.rounds)
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()
 

@@ -162,6 +162,10 @@ class Rounds:
         names = Rounds.__dataclass_fields__
         return Rounds(**{k: np.concatenate([getattr(r, k) for r in parts]) for k in names})
 
+    def take(self, rows: Ints | Flags) -> Rounds:
+        """The rounds ``rows`` picks (indices or a boolean mask), in that order."""
+        return Rounds(**{k: getattr(self, k)[rows] for k in Rounds.__dataclass_fields__})
+
 
 class FastLine:
     """Plays batches of rounds of one rules file and player count."""
