@@ -49,11 +49,13 @@ def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | No
         from deckgen.rulecheck.trains_scope import unsupported as trains_unsupported
 
         return trains_unsupported(spec, bots, players)
-    if p.scoring.ends_multiple is not None:
-        from deckgen.rulecheck.jit import HAVE_JIT  # the compiled board engine counts them
+    if p.scoring.ends_multiple is not None or p.scoring.round_to is not None:
+        from deckgen.rulecheck.jit import HAVE_JIT  # the compiled board engine does both
 
-        if not HAVE_JIT:
+        if not HAVE_JIT and p.scoring.ends_multiple is not None:
             return "points are scored during play (the kernel counts the open ends)"
+        if not HAVE_JIT:
+            return "round points are rounded (the kernel rounds them)"
     for b in bots:
         if b not in FAST_BOTS:
             return f"the bot '{b}' has no fast version"

@@ -96,7 +96,8 @@ def numpy_line(spec: RuleSpec) -> bool:
     a second per process), so the check takes it for small runs
     (:data:`JIT_MIN_ROUNDS`)."""
     p = spec.params
-    return p.board.shape == "line" and len(spec.dset) <= 64 and p.scoring.ends_multiple is None
+    line = p.board.shape == "line" and len(spec.dset) <= 64
+    return line and p.scoring.ends_multiple is None and p.scoring.round_to is None
 
 
 JIT_MIN_ROUNDS = 150_000
@@ -127,9 +128,10 @@ def make_fast(spec: RuleSpec, players: int, *, compiled: bool = True) -> FastLin
     if compiled_engine(spec, compiled=compiled):
         from deckgen.rulecheck import jit_line
 
-        if jit_line.plays(tables):  # compiled: deal and play in machine code
-            return jit_line.JitLine(spec, tables)
-        if tables.shape != "line" or len(tables.tiles) > 64 or tables.ends_multiple:
+        if jit_line.plays(tables) and spec.params.scoring.round_to is None:
+            return jit_line.JitLine(spec, tables)  # compiled: deal and play in machine code
+        rounded = spec.params.scoring.round_to is not None  # the board engine rounds
+        if tables.shape != "line" or len(tables.tiles) > 64 or tables.ends_multiple or rounded:
             from deckgen.rulecheck.jit_board import JitBoard
 
             return JitBoard(spec, tables)

@@ -98,6 +98,8 @@ def supports(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
     """Why the compiled line engine cannot play this file (None: it can)."""
     if not plays(compile_tables(spec, players)):
         return f"not a line layout of at most 128 tiles and {MAX_SEATS} players"
+    if spec.params.scoring.round_to is not None:
+        return "round points are rounded (the compiled board engine rounds them)"
     return unsupported(spec, bots, players)
 
 

@@ -46,7 +46,7 @@ from tests.engine.test_backends_equal import (
 )
 from tests.rulecheck.test_fastline import _close
 
-BOARD_IDS = ("double-twelve", "v-spinner", "all-fives", "v-twelve-line")
+BOARD_IDS = ("double-twelve", "v-spinner", "all-fives", "v-twelve-line", "v-rounded")
 CASES = [
     (rid, n, lineup) for rid in BOARD_IDS for n in SPECS[rid].player_counts for lineup in LINEUPS
 ]
