@@ -21,15 +21,9 @@ Everything else is reached through its pillar (``deckgen.deck``, ``deckgen.engin
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from deckgen.errors import DeckgenError
-
-try:
-    __version__ = version("deckgen")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+source"
 
 if TYPE_CHECKING:
     from deckgen.api.booklets import BookletOptions, make_booklet
@@ -84,12 +78,24 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use (PEP 562)."""
+    if name == "__version__":  # package metadata: read on first use (about 20 ms)
+        globals()[name] = _version()
+        return globals()[name]
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'deckgen' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("deckgen")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0+source"
 
 
 def __dir__() -> list[str]:

@@ -76,6 +76,8 @@ class RulesCheck:
     ) -> list[Path]:
         """Write the JSON and/or Markdown report, and an example game record per gap and
         per broken invariant beside the first of them; give the paths written."""
+        if json_path is None and md_path is None:
+            return []
         from deckgen.rulecheck.files import write_report
 
         targets = [Path(p) if p is not None else None for p in (json_path, md_path)]

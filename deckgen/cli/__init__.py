@@ -17,7 +17,7 @@ import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
-from deckgen import __version__
+import deckgen
 from deckgen.cli import helptext
 from deckgen.cli.options import JsonOpt, QuietOpt
 from deckgen.cli.output import say, write_json
@@ -127,7 +127,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"deckgen {__version__}")
+        typer.echo(f"deckgen {deckgen.__version__}")
         raise typer.Exit()
 
 

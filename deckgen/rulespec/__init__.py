@@ -404,7 +404,13 @@ def _bundled_names() -> dict[str, Path]:
 
 def find_bundled(name: str) -> RuleSpec | None:
     """The bundled rules with this id, alias or name, or None (never reads other files)."""
-    path = _bundled_names().get(_norm(name))
+    key = _norm(name)
+    own = {p.stem: p for p in _bundled()}.get(key)
+    if own is not None:  # by its id: one file to read
+        spec = load_rules_file(own)
+        if _norm(spec.id) == key:  # an id is never shadowed by another file's alias
+            return spec
+    path = _bundled_names().get(key)
     return load_rules_file(path) if path is not None else None
 
 
