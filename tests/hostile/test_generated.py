@@ -148,3 +148,14 @@ def test_mangled_rules_bytes_load_or_are_refused(raw: bytes) -> None:
             load_rules_file(_write(Path(tmp), "rules.toml", raw))
         except DeckgenError as exc:
             assert_clean_error(str(exc))
+
+
+def test_a_grow_inside_a_grown_list_is_counted_as_written_out() -> None:
+    """The mutations keep a document small enough for the test to write: a list of
+    5,000 references to one list of 5,000 is 25 million items once written, and is
+    measured as such, without the test's own memory growing (the count stops early)."""
+    from tests.hostile.mutations import MAX_WRITTEN, _written_size
+
+    inner = [0] * 5000
+    assert _written_size({"a": [inner] * 5000}) > MAX_WRITTEN
+    assert _written_size({"a": [inner] * 10}) < MAX_WRITTEN
