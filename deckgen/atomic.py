@@ -68,7 +68,9 @@ def _prepare_parent(target: Path) -> None:
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a staging folder's owner, say)."""
+    """Whether process ``pid`` still runs (a staging folder's owner, say). A zombie (a
+    killed process nobody has reaped yet, as in a container whose first process reaps
+    no orphans) runs no more: its folders are stale."""
     if pid == os.getpid():
         return True
     try:
@@ -77,7 +79,11 @@ def pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # Linux: the state follows the command name in parentheses
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 @contextlib.contextmanager

@@ -102,3 +102,26 @@ def test_spec_errors_name_file_key_and_hint(tmp_path: Path) -> None:
 def test_error_message_shape() -> None:
     err = DeckgenError("picture missing", where="deck.toml: pictures[2]", fix="add the file")
     assert str(err) == "picture missing (deck.toml: pictures[2]). add the file."
+
+
+def test_a_killed_process_nobody_reaped_is_not_alive() -> None:
+    """A zombie owns no folder any more (in a container whose first process reaps no
+    orphans, a killed batch worker's work horse stays one)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert atomic.pid_alive(child.pid)
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{child.pid}/stat").read_text().split(") ")[1][0] != "Z":
+            assert time.monotonic() < deadline, "the child never became a zombie"
+            time.sleep(0.01)
+        assert not atomic.pid_alive(child.pid)  # killed, not reaped yet (we have not waited)
+    finally:
+        child.kill()
+        child.wait()
+    assert not atomic.pid_alive(child.pid)
