@@ -28,21 +28,87 @@ END_OUT, END_BLOCKED, END_RESERVE = 0, 1, 2
 """The fast path's end codes (``fastline.END_CODES`` order)."""
 
 
+REPORTED = ("play.satisfy_double", "play.chicken_foot", "score.ends", "score.rounding")
+"""Clauses no round array tells, which the compiled engines report per round in
+``Rounds.clauses`` (bit ``k`` for ``REPORTED[k]``): the trains engine the first two,
+the board engine the last two."""
+
+
+def clause_bit(cid: str) -> int:
+    """The bit of a :data:`REPORTED` clause in ``Rounds.clauses``."""
+    return 1 << REPORTED.index(cid)
+
+
 def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
-    """The decision clauses whose count follows from the fast path's round arrays (the
-    others are counted by the reference engine alone)."""
+    """The decision clauses the fast path counts over all its rounds (from its round
+    arrays, or reported by its engine); the others are counted by the reference engine
+    alone."""
     out = ["setup.deal", "setup.rest", "end.out", "end.blocked", "end.reserve"]
     out += ["score.out", "score.blocked", "play.draw", "play.pass"]
-    sc = spec.params.scoring
+    p = spec.params
+    sc = p.scoring
     if sc.method != "penalty":
         out.append("score.tie")
-    if sc.out_bonus:
+    if sc.out_bonus and sc.method == "penalty":
         out.append("score.bonus")
     if sc.bands is not None:
         out.append("score.bands")
-    if spec.params.players.teams != "none":
+    if p.players.teams != "none":
         out.append("setup.teams")
+    if p.board.shape in ("trains", "chicken_foot"):
+        out.append("lead.station")
+    if p.board.shape == "trains":
+        out += ["play.open_train", "play.satisfy_double"]
+    if p.board.shape == "chicken_foot":
+        out.append("play.chicken_foot")
+    if sc.ends_multiple is not None:
+        out.append("score.ends")
+    if sc.round_to is not None:
+        out.append("score.rounding")
     return tuple(out)
+
+
+def clause_masks(spec: RuleSpec, players: int, rounds: Rounds) -> dict[str, Flags]:
+    """Per clause of :func:`fast_clauses`, which rounds of a fast batch decided it, as
+    the reference engine counts it (``tests/engine/test_backends_equal*.py`` hold every
+    mask to the kernel's clauses round for round)."""
+    import numpy as np
+
+    end = np.asarray(rounds.end)
+    g = int(end.shape[0])
+    nwin = np.asarray(rounds.winners).sum(axis=1)
+    sc = spec.params.scoring
+    out = end == END_OUT
+    every = np.ones(g, dtype=bool)
+    passes = np.asarray(rounds.passes) > 0
+    masks: dict[str, Flags] = {
+        "setup.deal": every,
+        "setup.rest": every,
+        "end.out": out,
+        "end.blocked": end == END_BLOCKED,
+        "end.reserve": end == END_RESERVE,
+        "score.out": out,
+        "score.blocked": ~out,
+        "play.draw": np.asarray(rounds.draws) > 0,
+        "play.pass": passes,
+        "lead.station": every,
+        "play.open_train": passes,  # a pass opens the seat's train; only then is one open
+    }
+    if sc.method != "penalty":
+        masks["score.tie"] = ~out & (nwin != 1)
+    if sc.out_bonus and sc.method == "penalty":
+        masks["score.bonus"] = out
+    if sc.bands is not None:
+        masks["score.bands"] = out | ((nwin >= 1) if sc.method != "penalty" else False)
+    partners = len(spec.teams(players)[0]) > 1  # setup.teams: only with partners
+    masks["setup.teams"] = every if partners else ~every
+    reported = [cid for cid in fast_clauses(spec) if cid in REPORTED]
+    if reported:
+        assert rounds.clauses is not None, f"the fast engine reports no {reported}"
+        bits = np.asarray(rounds.clauses)
+        for cid in reported:
+            masks[cid] = (bits & clause_bit(cid)) != 0
+    return {cid: masks.get(cid, ~every) for cid in fast_clauses(spec)}
 
 
 class MatchBatch(Protocol):
@@ -73,35 +139,14 @@ def count_batch(tally: PlayTally, spec: RuleSpec, ms: MatchBatch) -> None:
     import numpy as np
 
     rounds = ms.rounds
-    end = np.asarray(rounds.end)
-    g = int(end.shape[0])
-    nwin = np.asarray(rounds.winners).sum(axis=1)
     draws = np.asarray(rounds.draws)
-    sc = spec.params.scoring
-    out = end == END_OUT
-    masks: dict[str, Flags] = {
-        "end.out": out,
-        "end.blocked": end == END_BLOCKED,
-        "end.reserve": end == END_RESERVE,
-        "score.out": out,
-        "score.blocked": ~out,
-        "play.draw": draws > 0,
-        "play.pass": np.asarray(rounds.passes) > 0,
-    }
-    tie = (~out & (nwin != 1)) if sc.method != "penalty" else np.zeros(g, dtype=bool)
-    masks["score.tie"] = tie
-    if sc.out_bonus and sc.method == "penalty":
-        masks["score.bonus"] = out
-    if sc.bands is not None:
-        masks["score.bands"] = out | ((nwin >= 1) if sc.method != "penalty" else False)
-    partners = len(spec.teams(tally.players)[0]) > 1  # setup.teams: only with partners
-    for cid in fast_clauses(spec):
-        if cid == "setup.teams" and not partners:
-            continue
-        k = g if cid in ("setup.deal", "setup.rest", "setup.teams") else int(masks[cid].sum())
+    masks = clause_masks(spec, tally.players, rounds)
+    for cid, mask in masks.items():
+        k = int(mask.sum())
         if k:
             tally.clause_rounds[cid] = tally.clause_rounds.get(cid, 0) + k
-    tally.ties += int(tie.sum())
+    if "score.tie" in masks:
+        tally.ties += int(masks["score.tie"].sum())
     tally.drawable = drawable_tiles(spec, tally.players)
     if tally.drawable:
         tally.stock_drained += int((draws >= tally.drawable).sum())

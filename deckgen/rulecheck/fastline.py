@@ -155,18 +155,31 @@ class Rounds:
     winners: Flags
     """(rounds, sides) booleans"""
     redeals: Ints
+    clauses: Ints | None = None
+    """Bit ``k`` set: the round decided the clause ``batchcount.REPORTED[k]``, which no
+    other array tells (the compiled trains and board engines report them; None: the
+    engine reports none)."""
 
     @staticmethod
     def concat(parts: list[Rounds]) -> Rounds:
         """One batch from several, in order."""
         import numpy as np
 
-        names = Rounds.__dataclass_fields__
-        return Rounds(**{k: np.concatenate([getattr(r, k) for r in parts]) for k in names})
+        names = [k for k in Rounds.__dataclass_fields__ if k != "clauses"]
+        out = Rounds(**{k: np.concatenate([getattr(r, k) for r in parts]) for k in names})
+        if any(r.clauses is not None for r in parts):
+            out.clauses = np.concatenate(
+                [np.zeros(len(r.end), dtype=np.int64) if r.clauses is None else r.clauses
+                 for r in parts]
+            )  # fmt: skip
+        return out
 
     def take(self, rows: Ints | Flags) -> Rounds:
         """The rounds ``rows`` picks (indices or a boolean mask), in that order."""
-        return Rounds(**{k: getattr(self, k)[rows] for k in Rounds.__dataclass_fields__})
+        names = [k for k in Rounds.__dataclass_fields__ if k != "clauses"]
+        out = Rounds(**{k: getattr(self, k)[rows] for k in names})
+        out.clauses = self.clauses[rows] if self.clauses is not None else None
+        return out
 
 
 class FastLine:

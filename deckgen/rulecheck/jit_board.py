@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.tables import Tables
+from deckgen.rulecheck.batchcount import clause_bit
 from deckgen.rulecheck.fastboard import FastBoard
 from deckgen.rulecheck.fastline import Deals, Rounds, RoundStreams, put_back_doubles
 from deckgen.rulecheck.jit import njit
@@ -654,10 +655,14 @@ class JitBoard(FastBoard):
         out_seat = out[:, O_OUT].copy()
         hv = out[:, O_HANDS : O_HANDS + n].copy()
         winners, points = self.score(end, out_seat, hv)
+        during = out[:, O_HANDS + n :]
+        clauses = np.where((during != 0).any(axis=1), clause_bit("score.ends"), 0)
         m = self.round_to
         if m is not None:
+            rounded = (points != 0).any(axis=1)  # the engine rounds only points scored
+            clauses |= np.where(rounded, clause_bit("score.rounding"), 0)
             points = (points + m // 2) // m * m
-        points = points + out[:, O_HANDS + n :]
+        points = points + during
         g = end.shape[0]
         redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
         return Rounds(
@@ -672,4 +677,5 @@ class JitBoard(FastBoard):
             points,
             winners,
             redeals,
+            clauses.astype(np.int64),
         )

@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.tables import Tables, compile_tables
+from deckgen.rulecheck.batchcount import clause_bit
 from deckgen.rulecheck.fastline import Rounds
 from deckgen.rulecheck.jit import njit
 from deckgen.rulecheck.trains_scope import SHAPES
@@ -58,7 +59,8 @@ C_N, C_T, C_V, C_HAND, C_SHAPE, C_RESERVE, C_LIMIT, C_DRAW, C_BONUS, C_SIDES = r
 C_LATER, C_SIZE = 10, 11
 # res columns
 R_END, R_OUT, R_STARTER, R_TURNS, R_DRAWS, R_PASSES, R_PLAYED, R_ERROR = range(8)
-R_COLS = 8
+R_SATISFIED, R_FEET = 8, 9  # tiles laid on a double to satisfy it; arms and toes started
+R_COLS = 10
 
 
 class Rules(NamedTuple):
@@ -291,6 +293,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         miss_n = CENTRE_ARMS if shape == 1 else 0  # ... and how many are missing
         seat = starters[gi]
         turns = draws = passes = played = forced = 0
+        satisfied = feet = 0
         end = -1
         out_seat = -1
         k = 0  # decision numbers used
@@ -451,11 +454,14 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             if shape == 0:
                 if e == seat:
                     opened &= ~(1 << e)
+                if pending >= 0:  # play.satisfy_double
+                    satisfied += 1
                 pending = e if double else -1
             else:
-                if miss_n > 0 and miss_at == e:
+                if miss_n > 0 and miss_at == e:  # play.chicken_foot
                     miss_at += 1
                     miss_n -= 1
+                    feet += 1
                 if double:
                     closed[e] = True
                     miss_at = nends
@@ -480,6 +486,8 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         res[gi, R_PASSES] = passes
         res[gi, R_PLAYED] = played
         res[gi, R_ERROR] = err
+        res[gi, R_SATISFIED] = satisfied
+        res[gi, R_FEET] = feet
         if err:
             errors += 1
         ns = cfg[C_SIDES]
@@ -569,6 +577,9 @@ class JitTrains:
         if errors:
             raise RuntimeError(f"{errors} rounds ran out of decision numbers or turns")
         res = out.res
+        clauses = np.zeros(g, dtype=np.int64)
+        clauses |= np.where(res[:, R_SATISFIED] > 0, clause_bit("play.satisfy_double"), 0)
+        clauses |= np.where(res[:, R_FEET] > 0, clause_bit("play.chicken_foot"), 0)
         return Rounds(
             res[:, R_END].copy(),
             res[:, R_OUT].copy(),
@@ -581,6 +592,7 @@ class JitTrains:
             out.points,
             out.winners,
             np.zeros(g, dtype=np.int64),
+            clauses,
         )
 
     def dealt(self, round_no: NDArray[np.int64], starter: NDArray[np.int64]) -> Given:

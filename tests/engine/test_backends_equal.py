@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pytest
@@ -26,8 +27,16 @@ from deckgen.engine.players import GreedyBot, Player, RandomBot
 from deckgen.engine.results import Action
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck.arrays import Hands
+from deckgen.rulecheck.batchcount import clause_masks
 from deckgen.rulecheck.fastboard import FastBoard
-from deckgen.rulecheck.fastline import END_CODES, Deals, FastLine, RoundStreams, unsupported
+from deckgen.rulecheck.fastline import (
+    END_CODES,
+    Deals,
+    FastLine,
+    Rounds,
+    RoundStreams,
+    unsupported,
+)
 from deckgen.rulespec import RuleSpec, list_rules, load_rules, rules_from_data
 
 LINEUPS: tuple[tuple[str, ...], ...] = (("random",), ("greedy",), ("random", "greedy"))
@@ -230,6 +239,40 @@ def _check_lean(spec: RuleSpec, n: int, case: str, rounds: list[Round]) -> int:
     return checked
 
 
+class KernelRound(Protocol):
+    """A round the kernel played, with its seeds (each equality test has its own kind)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def deal_seed(self) -> int: ...
+    @property
+    def stream_seed(self) -> int: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def result(self) -> RoundResult: ...
+
+
+def _clauses_agree(
+    case: str, backend: str, spec: RuleSpec, n: int, rounds: Sequence[KernelRound], out: Rounds
+) -> None:
+    """Every clause the check counts from the fast path's rounds
+    (:func:`~deckgen.rulecheck.batchcount.clause_masks`) is counted in exactly the rounds
+    where the kernel decided it."""
+    masks = clause_masks(spec, n, out)
+    for k, rnd in enumerate(rounds):
+        want = set(rnd.result.clauses) & set(masks)
+        got = {cid for cid, mask in masks.items() if mask[k]}
+        if got != want:
+            raise AssertionError(
+                f"{case}: {backend} counts {sorted(got - want)} and misses {sorted(want - got)} "
+                f"in round {rnd.index} (deal seed {rnd.deal_seed}, stream seed "
+                f"{rnd.stream_seed}, round_no {rnd.round_no}; the kernel decided "
+                f"{sorted(rnd.result.clauses)})"
+            )
+
+
 def _stream(seed: int) -> list[float]:
     gen = random.Random(seed)
     return [gen.random() for _ in range(STREAM)]
@@ -292,6 +335,7 @@ def _check_numpy(
         if got != want:
             where = _where_counts_part(rnd.result, got)
             raise AssertionError(_fail(case, name, rnd, want, got, where))
+    _clauses_agree(case, name, spec, n, rounds, out)
     return g
 
 

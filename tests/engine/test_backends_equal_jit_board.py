@@ -38,6 +38,7 @@ from tests.engine.test_backends_equal import (
     LINEUPS,
     SPECS,
     Round,
+    _clauses_agree,
     _fail,
     _fields,
     _kernel_rounds,
@@ -110,6 +111,7 @@ def _check(case: str, engine: JitBoard, rounds: list[Round], out: Rounds, name: 
         if got != want:
             where = _where_counts_part(rnd.result, got)
             raise AssertionError(_fail(case, name, rnd, want, got, where))
+    _clauses_agree(case, name, engine.spec, engine.n, rounds, out)
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from tests.engine.test_backends_equal import (
     LINEUPS,
     SPECS,
     Round,
+    _clauses_agree,
     _fail,
     _fields,
     _kernel_rounds,
@@ -112,6 +113,7 @@ def check_compiled(
         if got != want:
             where = _where_counts_part(rnd.result, got)
             raise AssertionError(_fail(case, name, rnd, want, got, where))
+    _clauses_agree(case, name, spec, n, rounds, out)
     return len(rounds)
 
 

@@ -30,6 +30,7 @@ from deckgen.rulecheck.jit import HAVE_JIT, python_source
 from deckgen.rulecheck.jit_trains import Given, JitTrains, make_jit_trains, play_batch
 from deckgen.rulecheck.trains_scope import unsupported
 from deckgen.rulespec import RuleSpec, load_rules
+from tests.engine.test_backends_equal import _clauses_agree
 
 GAMES = ("mexican-train", "chicken-foot")
 LINEUPS: tuple[tuple[str, ...], ...] = (("random",), ("greedy",), ("random", "greedy"))
@@ -220,6 +221,7 @@ def _compare(
                 f"{rnd.deal_seed}, stream seed {rnd.stream_seed}, round_no {rnd.round_no}); "
                 f"they part at {_where(rnd.result, got)}; {diff}"
             )
+    _clauses_agree(case, backend, spec, n, rounds, out)
 
 
 @needs_jit
