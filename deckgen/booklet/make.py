@@ -29,7 +29,7 @@ from deckgen.booklet.printedition import PrintOptions, finished, no_scaling, ori
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import PROJECT_ROOT, images_dir
-from deckgen.rulespec import RuleSpec, load_rules
+from deckgen.rulespec import LANGS, RuleSpec, load_rules
 from deckgen.tiles import Tile
 
 if TYPE_CHECKING:
@@ -199,6 +199,7 @@ def render_booklet_pdf(
 ) -> bytes:
     """The booklet PDF of ``prepared`` rules in ``lang`` (bytes); with ``bleed_mm`` the
     print edition's pages (bleed around each page, TrimBox and BleedBox)."""
+    from deckgen.booklet.hyphenation import prime
     from deckgen.booklet.pdf import render_pdf
 
     check_language(lang)
@@ -213,6 +214,7 @@ def render_booklet_pdf(
     )
     booklet = build_booklet(prepared.rules, lang, fmt, extras)
     served = pictures.served if pictures else {}
+    prime((*LANGS, "en_US"))  # parsed once per machine (WeasyPrint asks for en_US too)
     return render_pdf(render_html(booklet, fmt, bleed_mm=bleed_mm), generated=served, dpi=dpi)
 
 
