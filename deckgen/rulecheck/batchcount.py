@@ -44,8 +44,10 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
     arrays, or reported by its engine); the others are counted by the reference engine
     alone."""
     out = ["setup.deal", "setup.rest", "end.out", "end.blocked", "end.reserve"]
-    out += ["score.out", "score.blocked", "play.draw", "play.pass"]
+    out += ["score.out", "score.blocked", "play.draw", "play.pass", "start.first"]
     p = spec.params
+    if p.opening.later_starter is not None:  # else a later round's start is a gap
+        out.append("start.later")
     sc = p.scoring
     if sc.method != "penalty":
         out.append("score.tie")
@@ -68,10 +70,13 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
     return tuple(out)
 
 
-def clause_masks(spec: RuleSpec, players: int, rounds: Rounds) -> dict[str, Flags]:
+def clause_masks(
+    spec: RuleSpec, players: int, rounds: Rounds, first: Flags
+) -> dict[str, Flags]:
     """Per clause of :func:`fast_clauses`, which rounds of a fast batch decided it, as
-    the reference engine counts it (``tests/engine/test_backends_equal*.py`` hold every
-    mask to the kernel's clauses round for round)."""
+    the reference engine counts it (``first``: the rounds that open their match;
+    ``tests/engine/test_backends_equal*.py`` hold every mask to the kernel's clauses
+    round for round)."""
     import numpy as np
 
     end = np.asarray(rounds.end)
@@ -92,6 +97,8 @@ def clause_masks(spec: RuleSpec, players: int, rounds: Rounds) -> dict[str, Flag
         "play.draw": np.asarray(rounds.draws) > 0,
         "play.pass": passes,
         "lead.station": every,
+        "start.first": first,
+        "start.later": ~first,
         "play.open_train": passes,  # a pass opens the seat's train; only then is one open
     }
     if sc.method != "penalty":
@@ -140,7 +147,9 @@ def count_batch(tally: PlayTally, spec: RuleSpec, ms: MatchBatch) -> None:
 
     rounds = ms.rounds
     draws = np.asarray(rounds.draws)
-    masks = clause_masks(spec, tally.players, rounds)
+    first = np.zeros(len(draws), dtype=bool)
+    first[np.unique(np.asarray(ms.match_of), return_index=True)[1]] = True
+    masks = clause_masks(spec, tally.players, rounds, first)
     for cid, mask in masks.items():
         k = int(mask.sum())
         if k:

@@ -260,7 +260,7 @@ def _clauses_agree(
     """Every clause the check counts from the fast path's rounds
     (:func:`~deckgen.rulecheck.batchcount.clause_masks`) is counted in exactly the rounds
     where the kernel decided it."""
-    masks = clause_masks(spec, n, out)
+    masks = clause_masks(spec, n, out, np.array([rnd.round_no == 1 for rnd in rounds]))
     for k, rnd in enumerate(rounds):
         want = set(rnd.result.clauses) & set(masks)
         got = {cid for cid, mask in masks.items() if mask[k]}
