@@ -299,6 +299,7 @@ def test_the_check_takes_the_compiled_board() -> None:
         assert (why is None) == (HAVE_JIT or not spec.params.scoring.ends_multiple)
 
 
+@pytest.mark.skipif(not HAVE_JIT, reason="without numba the check plays All Fives on the kernel")
 @pytest.mark.parametrize(("n", "teams"), [(2, False), (4, True)])
 def test_the_fast_count_names_partners_only_where_there_are_some(n: int, teams: bool) -> None:
     spec = SPECS["all-fives"]  # teams only at 4 (``opposite_at_4``)
