@@ -28,10 +28,18 @@ END_OUT, END_BLOCKED, END_RESERVE = 0, 1, 2
 """The fast path's end codes (``fastline.END_CODES`` order)."""
 
 
-REPORTED = ("play.satisfy_double", "play.chicken_foot", "score.ends", "score.rounding")
+REPORTED = (
+    "play.satisfy_double",
+    "play.chicken_foot",
+    "play.doubles",
+    "play.play_drawn",
+    "play.draw_limit",
+    "score.ends",
+    "score.rounding",
+)
 """Clauses no round array tells, which the compiled engines report per round in
-``Rounds.clauses`` (bit ``k`` for ``REPORTED[k]``): the trains engine the first two,
-the board engine the last two."""
+``Rounds.clauses`` (bit ``k`` for ``REPORTED[k]``): the trains engine the ``play.*``
+ones, the board engine the ``score.*`` ones."""
 
 
 def clause_bit(cid: str) -> int:
@@ -44,7 +52,7 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
     arrays, or reported by its engine); the others are counted by the reference engine
     alone."""
     out = ["setup.deal", "setup.rest", "end.out", "end.blocked", "end.reserve"]
-    out += ["score.out", "score.blocked", "play.draw", "play.pass", "start.first"]
+    out += ["score.out", "score.blocked", "play.draw", "play.pass", "play.match", "start.first"]
     p = spec.params
     if p.opening.later_starter is not None:  # else a later round's start is a gap
         out.append("start.later")
@@ -58,7 +66,7 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
     if p.players.teams != "none":
         out.append("setup.teams")
     if p.board.shape in ("trains", "chicken_foot"):
-        out.append("lead.station")
+        out += ["lead.station", "play.doubles", "play.play_drawn", "play.draw_limit"]
     if p.board.shape == "trains":
         out += ["play.open_train", "play.satisfy_double"]
     if p.board.shape == "chicken_foot":
@@ -96,6 +104,7 @@ def clause_masks(
         "score.blocked": ~out,
         "play.draw": np.asarray(rounds.draws) > 0,
         "play.pass": passes,
+        "play.match": np.asarray(rounds.played) > 0,
         "lead.station": every,
         "start.first": first,
         "start.later": ~first,

@@ -60,7 +60,8 @@ C_LATER, C_SIZE = 10, 11
 # res columns
 R_END, R_OUT, R_STARTER, R_TURNS, R_DRAWS, R_PASSES, R_PLAYED, R_ERROR = range(8)
 R_SATISFIED, R_FEET = 8, 9  # tiles laid on a double to satisfy it; arms and toes started
-R_COLS = 10
+R_DOUBLES, R_DRAWN_PLAYED, R_LIMIT = 10, 11, 12  # doubles laid; drawn tiles laid; limits hit
+R_COLS = 13
 
 
 class Rules(NamedTuple):
@@ -293,7 +294,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         miss_n = CENTRE_ARMS if shape == 1 else 0  # ... and how many are missing
         seat = starters[gi]
         turns = draws = passes = played = forced = 0
-        satisfied = feet = 0
+        satisfied = feet = doubles_laid = drawn_laid = limits = 0
         end = -1
         out_seat = -1
         k = 0  # decision numbers used
@@ -301,6 +302,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         while True:
             # ------------------------------------------------------------ a turn begins
             turns += 1
+            drew_now = 0
             if turns > 100_000:
                 err = 2
                 end = 1
@@ -358,6 +360,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                                 stop = 1
                             break
                         if limit > 0 and drawn == limit:
+                            limits += 1  # play.draw_limit
                             break
                         i = stk[top]
                         if deal_inside:  # the stock is unshuffled: a uniform pick
@@ -381,6 +384,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                                 mk[a, 1] = suits[v, 1] & b1
                             break
                     draws += drawn
+                    drew_now = drawn
                     if stop:
                         end = 2
                         break
@@ -450,6 +454,10 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             ends[e] = tiles[tile, 0] + tiles[tile, 1] - v
             double = tiles[tile, 3] != 0
             played += 1
+            if double:  # play.doubles
+                doubles_laid += 1
+            if drew_now > 0:  # play.play_drawn
+                drawn_laid += 1
             forced = 0
             if shape == 0:
                 if e == seat:
@@ -488,6 +496,9 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         res[gi, R_ERROR] = err
         res[gi, R_SATISFIED] = satisfied
         res[gi, R_FEET] = feet
+        res[gi, R_DOUBLES] = doubles_laid
+        res[gi, R_DRAWN_PLAYED] = drawn_laid
+        res[gi, R_LIMIT] = limits
         if err:
             errors += 1
         ns = cfg[C_SIDES]
@@ -580,6 +591,12 @@ class JitTrains:
         clauses = np.zeros(g, dtype=np.int64)
         clauses |= np.where(res[:, R_SATISFIED] > 0, clause_bit("play.satisfy_double"), 0)
         clauses |= np.where(res[:, R_FEET] > 0, clause_bit("play.chicken_foot"), 0)
+        for col, cid in (
+            (R_DOUBLES, "play.doubles"),
+            (R_DRAWN_PLAYED, "play.play_drawn"),
+            (R_LIMIT, "play.draw_limit"),
+        ):
+            clauses |= np.where(res[:, col] > 0, clause_bit(cid), 0)
         return Rounds(
             res[:, R_END].copy(),
             res[:, R_OUT].copy(),
