@@ -154,7 +154,7 @@ BLOCK_SHARE = 4
 """Matches to a target are played :func:`block_for` rounds at a time: about a quarter
 of a match. Measured on International Partnership (16 rounds a match, 800 matches a
 chunk): numpy 111,000 rounds a second round by round, 175,000 four rounds at a time
-(a sixth of the rounds played are thrown away); the compiled engine 636,000 and
+(8 % of the rounds played are thrown away); the compiled engine 636,000 and
 760,000."""
 
 
