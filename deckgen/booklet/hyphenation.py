@@ -101,6 +101,7 @@ def _write(cached: Path, digest: str, patterns: dict[str, Any]) -> None:
     """Cache plain patterns (a dictionary with alternative hyphenations is left to
     pyphen: its values carry more than numbers)."""
     from deckgen import atomic
+    from deckgen.errors import DeckgenError
 
     table: dict[str, list[Any]] = {}
     for key, (start, values) in patterns.items():
@@ -108,6 +109,6 @@ def _write(cached: Path, digest: str, patterns: dict[str, Any]) -> None:
             return
         table[key] = [start, list(values)]
     text = json.dumps({"format": FORMAT, "key": digest, "patterns": table})
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(OSError, ValueError, DeckgenError):  # only the time is lost
         cached.parent.mkdir(parents=True, exist_ok=True)
         atomic.write_text(cached, text)

@@ -102,3 +102,15 @@ def test_a_cache_folder_that_cannot_be_made_costs_only_time(
     monkeypatch.setenv("DECKGEN_CACHE_DIR", str(blocker / "deckgen"))
     hyphenation.prime(("de", "en"))
     assert pyphen.Pyphen(lang="de").inserted("Spielregeln") == "Spiel-re-geln"
+
+
+def test_a_cache_file_that_cannot_be_written_costs_only_time(fresh: Path) -> None:
+    """The folder exists but the file cannot be put there (a folder in its place): the
+    booklet goes on with pyphen's own parse."""
+    hyphenation.prime(("de",))
+    (cached,) = fresh.glob("hyph-*de*.json")
+    cached.unlink()
+    cached.mkdir()  # the atomic rename onto it fails
+    pyphen.hdcache.clear()
+    hyphenation.prime(("de",))
+    assert pyphen.Pyphen(lang="de").inserted("Spielregeln") == "Spiel-re-geln"
