@@ -37,9 +37,10 @@ def draw_cover(ctx: DrawContext) -> None:
     ink = parse_colour(spec.text_colour) if spec.text_colour else contrast_on(bg)
     ctx.fill_box(g.page, bg)
     split = cover_split(g)
-    art = cover_art_box(g)
     if deck.cover_picture is not None:
-        ctx.picture_in(deck.cover_picture, art, fit="cover", card="the cover card")
+        fit = deck.cover_fit
+        art = cover_art_box(g, fit)
+        ctx.picture_in(deck.cover_picture, art, fit=fit, card="the cover card")
         # A thin rule between picture and title area.
         ctx.fill_box(Box(g.page.x, split - 0.9, g.page.w, 1.8), mix(bg, ink, 0.35))
     else:

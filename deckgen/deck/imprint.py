@@ -3,7 +3,8 @@
 Takes a :class:`~deckgen.deck.drawing.DrawContext`; draws the imprint on the current
 page. An ``imprint.picture`` (a logo or family photo)
 takes the top of the safe area (:func:`~deckgen.deck.layoutboxes.imprint_picture_box`,
-contain fit) and the text gets the room below it, so the two never overlap; callers
+contain fit unless the deck file asks for cover) and the text gets the room below
+it, so the two never overlap; callers
 that choose short rules to fit the card render this very card, so they see that room.
 The text is the deck file's ``imprint.text`` plus ``imprint.rules`` (short rules
 that the CALLER supplies, e.g. the booklet step; deck never reads rules files itself),
@@ -52,7 +53,7 @@ def draw_imprint(ctx: DrawContext) -> None:
     box = Box(g.safe.x, g.safe.y + footer_h, g.safe.w, g.safe.h - footer_h)
     if deck.imprint_picture is not None:
         pic_box = imprint_picture_box(g)
-        ctx.picture_in(deck.imprint_picture, pic_box, fit="contain", card="the imprint card")
+        ctx.picture_in(deck.imprint_picture, pic_box, fit=spec.fit, card="the imprint card")
         box = Box(box.x, box.y, box.w, pic_box.y - IMPRINT_PICTURE_GAP_PT - box.y)
     result = fit_text(
         imprint_markup(ctx),

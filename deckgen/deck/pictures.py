@@ -325,6 +325,30 @@ def _to_srgb(im: PILImage.Image, icc: bytes | None) -> PILImage.Image:
     return im
 
 
+def cover_crop(
+    size: tuple[float, float], box_ratio: float, focus: tuple[float, float]
+) -> tuple[float, float, float, float]:
+    """The part of a picture of ``size`` that a ``cover`` fit shows in a box of
+    ``box_ratio`` (width / height): the largest box-shaped region centred on the focus
+    point (0..1 units), moved inside the picture. Gives (left, top, width, height) in
+    the units of ``size`` (pixels, or 1 x 1 for fractions of the picture).
+
+    >>> cover_crop((300, 100), 1.0, (0.0, 0.5))
+    (0.0, 0.0, 100.0, 100.0)
+    >>> cover_crop((300, 100), 1.0, (0.5, 0.5))
+    (100.0, 0.0, 100.0, 100.0)
+    """
+    cw, ch = size
+    if cw / ch > box_ratio:
+        crop_w, crop_h = ch * box_ratio, float(ch)
+    else:
+        crop_w, crop_h = float(cw), cw / box_ratio
+    fx, fy = focus
+    left = min(max(fx * cw - crop_w / 2, 0.0), cw - crop_w)
+    top = min(max(fy * ch - crop_h / 2, 0.0), ch - crop_h)
+    return (left, top, crop_w, crop_h)
+
+
 def prepare_picture(
     decoded: DecodedPicture,
     use: PictureUse,
@@ -347,14 +371,7 @@ def prepare_picture(
     tw, th = _target_px(use, dpi)
     box_ratio = use.width_mm / use.height_mm
     if use.fit == "cover":
-        # Crop the largest box-shaped region around the focus point.
-        if cw / ch > box_ratio:
-            crop_w, crop_h = ch * box_ratio, float(ch)
-        else:
-            crop_w, crop_h = float(cw), cw / box_ratio
-        fx, fy = use.focus
-        left = min(max(fx * cw - crop_w / 2, 0.0), cw - crop_w)
-        top = min(max(fy * ch - crop_h / 2, 0.0), ch - crop_h)
+        left, top, crop_w, crop_h = cover_crop((cw, ch), box_ratio, use.focus)
         region = (left, top, left + crop_w, top + crop_h)
         full_px_w = crop_w / factor
         out_w, out_h = min(tw, round(crop_w)), min(th, round(crop_h))
