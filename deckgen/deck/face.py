@@ -162,7 +162,7 @@ def badge_rect(corner: Corner, box_w: float, box_h: float) -> Rect:
 
     >>> [round(v, 3) for v in badge_rect("top-left", 10, 10)]
     [0.045, 0.045, 0.405, 0.405]
-    >>> [round(v, 3) for v in badge_rect("bottom-right", 10, 20)]
+    >>> [round(v, 4) for v in badge_rect("bottom-right", 10, 20)]
     [0.595, 0.7975, 0.955, 0.9775]
     """
     side_x, pad_x = BADGE_SIDE, BADGE_PAD

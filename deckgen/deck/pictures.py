@@ -442,14 +442,18 @@ def warn_low_dpi(
     card: str = "",
 ) -> None:
     """Warn when a picture prints below ``dpi``; ``drawn``: effective dpi, width and
-    height in mm as drawn."""
+    height in mm as drawn. The numbers and words are the one resolution rule's
+    (:mod:`deckgen.deck.resolution`)."""
+    from deckgen.deck.resolution import needed_px, slot_name
+
     effective_dpi, draw_w, draw_h = drawn
+    need_w, need_h = needed_px(draw_w, draw_h, dpi)
     if effective_dpi < dpi - 0.5:
+        slot = slot_name(where.rsplit("key ", 1)[-1])
         reporter.warn(
-            f"{path.name} ({where}) prints at {effective_dpi:.0f} dpi"
-            f"{' on ' + card if card else ''}, below the {dpi} dpi a sharp print needs; "
-            f"use a picture of at least {round(draw_w / 25.4 * dpi)} x "
-            f"{round(draw_h / 25.4 * dpi)} pixels"
+            f"{path.name} ({slot}) prints at {effective_dpi:.0f} dpi"
+            f"{' on ' + card if card else ''}, below {dpi} dpi: use a picture of at "
+            f"least {need_w} x {need_h} px"
         )
 
 
@@ -520,21 +524,15 @@ class PictureStore:
         return PreparedKey(digest, frozenset(self._needs_of(path)), use, self.dpi)
 
     def _prepare(self, path: Path, use: PictureUse, card: str) -> PreparedPicture:
+        # No resolution warning here: the build's preflight judges every picture in
+        # every slot once, by the one rule (deckgen.deck.resolution).
         if self.cache is None:
-            return prepare_picture(
-                self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
-            )
+            return prepare_picture(self._decode(path), use, dpi=self.dpi, card=card)
         key = self._cache_key(path, use)
         found = self.cache.get(key)
         if found is None:
-            found = prepare_picture(
-                self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
-            )
+            found = prepare_picture(self._decode(path), use, dpi=self.dpi, card=card)
             self.cache.put(key, found)
-        elif self.reporter is not None:
-            drawn = (found.effective_dpi, found.draw_width_mm, found.draw_height_mm)
-            where = self._where.get(path, str(path))
-            warn_low_dpi(self.reporter, path, where, drawn, self.dpi, card)
         return found
 
     def get(self, path: Path, use: PictureUse, *, card: str = "") -> PreparedPicture:

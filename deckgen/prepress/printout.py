@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from deckgen.atomic import write_text
+from deckgen.deck.resolution import DEFAULT_MIN_PPI
 from deckgen.errors import InputError
 from deckgen.prepress.imposition import SheetOptions, layout_for
 from deckgen.prepress.preflight import PreflightReport, PreflightRules, preflight_pdf
@@ -326,7 +327,7 @@ def make_print_outputs(
 
     if options.preflight:
         rules = PreflightRules(
-            min_dpi=preset.dpi if preset else DEFAULT_DPI,
+            min_dpi=preset.picture_min_ppi if preset else DEFAULT_MIN_PPI,
             safe_mm=preset.safe_mm if preset else options.safe_mm,
             cmyk=result.cmyk,
             max_ink_percent=preset.max_ink_percent if preset else 300.0,

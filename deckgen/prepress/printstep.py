@@ -70,16 +70,23 @@ class PrintStep:
 
     def __call__(self, ctx: BuildContext) -> list[OutputFile]:
         from deckgen.deck.manifest import OutputFile
-        from deckgen.prepress.picturecheck import check_pictures
+        from deckgen.deck.resolution import DEFAULT_MIN_PPI
+        from deckgen.prepress.picturecheck import check_pictures, require_usable
 
         options = options_for(self.options, ctx.deck)
-        dpi = options.preset.dpi if options.preset is not None else 300
+        preset = options.preset
+        min_ppi = preset.picture_min_ppi if preset is not None else DEFAULT_MIN_PPI
+        pictures = check_pictures(ctx.deck, ctx.cards, dpi=min_ppi)
+        if self.keep_files and preset is None and not options.force:
+            # With a preset the vendor's rule stops the build (naming the vendor);
+            # without one only a useless picture does (--force builds it anyway).
+            require_usable(pictures)
         result = make_print_outputs(
             ctx.stage,
             card_file_labels(ctx.cards),
             options,
             reporter=ctx.reporter,
-            pictures=check_pictures(ctx.deck, ctx.cards, dpi=dpi),
+            pictures=pictures,
         )
         if result.preflight is not None:
             self.reports.append(result.preflight)
