@@ -133,8 +133,15 @@ def clear_cache() -> None:
 
 
 def _small_copy(raw: bytes) -> PILImage.Image | None:
-    """The picture upright, as RGB, reduced to about :data:`DETECT_PIXELS`."""
-    from PIL import Image, ImageOps
+    """The picture upright, as RGB, reduced to about :data:`DETECT_PIXELS`.
+
+    JPEGs decode in draft mode at the reduced size; any other large picture is reduced
+    strip by strip right after decoding (as the picture loader does), so that its
+    full-size pixels exist once and no full-size copy is made.
+    """
+    from PIL import Image
+
+    from deckgen.deck.pictures import _orient, _reduced_by_strips
 
     try:
         with warnings.catch_warnings():
@@ -142,15 +149,25 @@ def _small_copy(raw: bytes) -> PILImage.Image | None:
             im: PILImage.Image = Image.open(io.BytesIO(raw))
             if im.size[0] * im.size[1] > MAX_PIXELS:
                 return None
+            try:
+                orientation = int(im.getexif().get(0x0112, 1))
+            except Exception:
+                orientation = 1
             if im.format in ("JPEG", "MPO"):
                 im.draft("RGB", _reduced_size(im.size))
             im.load()
-            im = ImageOps.exif_transpose(im) or im
+            want = _reduced_size(im.size)
+            factor = min(im.size[0] // want[0], im.size[1] // want[1])
+            if factor >= 2:
+                im = _reduced_by_strips(im, factor)
+            im = _orient(im, orientation)
             if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
                 # a transparent picture (a logo) is seen on white, as on a light card
                 rgba = im.convert("RGBA")
                 ground = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
                 im = Image.alpha_composite(ground, rgba)
+            if im.mode in ("I;16", "I;16L", "I;16B", "I;16N", "I"):
+                im = im.convert("I").point(lambda v: v * (1 / 257)).convert("L")
             return _reduced(im.convert("RGB"))
     except Exception:
         return None
