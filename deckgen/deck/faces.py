@@ -81,19 +81,31 @@ class FocusRegion:
 
 
 _cache: OrderedDict[str, FocusRegion | None] = OrderedDict()
+"""Focus regions by SHA-256 of the file's content."""
+_digests: dict[tuple[str, int, int], str] = {}
+"""The content hash of a file as last read (path, size, modification time): a picture
+drawn on many cards is read and hashed once, an edited file again."""
 
 
 def focus_region_of_file(path: Path) -> FocusRegion | None:
     """The focus region of the picture file ``path`` (cached by content), or None when
     the file cannot be read (the picture loader reports such files) or is flat."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        stat = path.stat()
+        if stat.st_size > MAX_FILE_BYTES:
             return None
+        seen = (str(path), stat.st_size, stat.st_mtime_ns)
+        digest = _digests.get(seen)
+        if digest is not None and digest in _cache:
+            _cache.move_to_end(digest)
+            return _cache[digest]
         raw = path.read_bytes()
     except OSError:
         return None
     digest = hashlib.sha256(raw).hexdigest()
+    _digests[seen] = digest
+    if len(_digests) > CACHE_ENTRIES:
+        _digests.pop(next(iter(_digests)))
     if digest in _cache:
         _cache.move_to_end(digest)
         return _cache[digest]
@@ -130,6 +142,7 @@ def picture_aspect(path: Path) -> float:
 def clear_cache() -> None:
     """Forget every result (tests and benchmarks measure a cold start with it)."""
     _cache.clear()
+    _digests.clear()
 
 
 def _small_copy(raw: bytes) -> PILImage.Image | None:
