@@ -50,8 +50,11 @@ KEEP_FACE_SHARE = 0.3
 SALIENT_MASS = 0.5
 """The salient box holds about this share of the energy around its centroid."""
 MIN_NEIGHBOURS = 3
-"""How many overlapping finds make a face (OpenCV's ``minNeighbors``): 3 finds 116 of
-the benchmark's 120 faces with one false find; 5 misses three more."""
+"""How many overlapping finds make a face (OpenCV's ``minNeighbors``): 3 finds 115 of
+the benchmark's 120 faces with no false find; 5 misses two more."""
+SCALE_STEP = 1.15
+"""Each scan looks for faces this much larger than the last (``scaleFactor``): 1.1
+finds one face more of 120 and costs a third more time."""
 MIN_SIDE_PX = 8
 """A picture narrower than this has nothing to find (and no gradient to take)."""
 CACHE_ENTRIES = 512
@@ -227,7 +230,7 @@ def find_faces(rgb: NDArray[np.uint8]) -> list[tuple[int, int, int, int]]:
     grey = cv2.equalizeHist(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
     side = max(20, round(min(grey.shape) * MIN_FACE_SHARE))
     found: Any = _cascade().detectMultiScale(
-        grey, scaleFactor=1.1, minNeighbors=MIN_NEIGHBOURS, minSize=(side, side)
+        grey, scaleFactor=SCALE_STEP, minNeighbors=MIN_NEIGHBOURS, minSize=(side, side)
     )
     boxes = [(int(x), int(y), int(w), int(h)) for x, y, w, h in found]
     return sorted(boxes, key=lambda b: -b[2] * b[3])
