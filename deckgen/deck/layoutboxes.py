@@ -119,8 +119,10 @@ def focus_box_on_card(pic: ResolvedPicture, use: PictureUse) -> tuple[float, flo
 
 
 def use_for(box: Box, fit: Fit, pic: ResolvedPicture) -> PictureUse:
-    """The picture use for ``pic`` drawn into ``box``."""
-    return PictureUse(pt_to_mm(box.w), pt_to_mm(box.h), fit, default_focus(pic))
+    """The picture use for ``pic`` drawn into ``box`` (a ``contain`` fit shows the whole
+    picture: its focus does not matter, and no face is looked for)."""
+    focus = default_focus(pic) if fit == "cover" else pic.focus
+    return PictureUse(pt_to_mm(box.w), pt_to_mm(box.h), fit, focus)
 
 
 def value_picture_box(half: Box) -> Box:
