@@ -132,7 +132,7 @@ def check_rules(
     if settings.get("confirm", True) and report["verdict"] not in ("gaps", "broken"):
         from deckgen.rulecheck.confirm import confirm
 
-        confirm(report, spec, seed=options.seed)
+        confirm(report, spec, seed=options.seed, workers=options.workers)
     if reporter is not None:
         reporter.finish()
     return RulesCheck(rules=spec, report=report)

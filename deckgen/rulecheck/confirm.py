@@ -17,8 +17,8 @@ from typing import Any
 from deckgen.rulecheck.severity import DESIGN, LEVELS, grade, milder
 from deckgen.rulespec import RuleSpec
 
-CONFIRM_TURNS = 40_000
-CONFIRM_MIN, CONFIRM_MAX = 300, 2_000
+CONFIRM_TURNS = 24_000
+CONFIRM_MIN, CONFIRM_MAX = 250, 2_000
 SKILLED = "smart"
 
 
@@ -60,21 +60,40 @@ def measure(fid: str, sec: dict[str, Any]) -> float | None:
     return None
 
 
-def confirm(report: dict[str, Any], spec: RuleSpec, *, seed: int = 0) -> None:
-    """Replay the design findings of ``report`` with skilled players, in place."""
+def skilled_section(spec: RuleSpec, players: int, rounds: int, seed: int) -> dict[str, Any]:
+    """The report section of ``players`` players with the skilled bot in every seat."""
     from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.report import EXIT_CODES, build_report, verdict_of
+    from deckgen.rulecheck.report import build_report
+
+    opts = CheckOptions(
+        rounds=rounds, players=(players,), bots=(SKILLED,), seed=seed, workers=1, fast=False
+    )
+    section: dict[str, Any] = build_report(run_check(spec, opts))["players"][str(players)]
+    return section
+
+
+def confirm(
+    report: dict[str, Any], spec: RuleSpec, *, seed: int = 0, workers: int | None = None
+) -> None:
+    """Replay the design findings of ``report`` with skilled players, in place (the
+    player counts side by side on ``workers`` processes)."""
+    import os
+
+    from deckgen.rulecheck.check import _executor
+    from deckgen.rulecheck.report import EXIT_CODES, verdict_of
 
     design = [w for w in report["warnings"] if w["id"] in DESIGN and w.get("players")]
     counts = sorted({int(w["players"]) for w in design})
+    rounds_of = {
+        n: confirm_rounds(report["players"][str(n)]["stats"]["turns_per_round"].get("mean"))
+        for n in counts
+    }
+    pool_size = min(workers or os.cpu_count() or 1, len(counts))
+    with _executor(pool_size) as pool:
+        futures = {n: pool.submit(skilled_section, spec, n, rounds_of[n], seed) for n in counts}
+        sections = {n: f.result() for n, f in futures.items()}
     for n in counts:
-        sec = report["players"][str(n)]
-        turns = sec["stats"]["turns_per_round"].get("mean")
-        rounds = confirm_rounds(turns)
-        opts = CheckOptions(
-            rounds=rounds, players=(n,), bots=(SKILLED,), seed=seed, workers=1, fast=False
-        )
-        skilled = build_report(run_check(spec, opts))["players"][str(n)]
+        skilled, rounds = sections[n], rounds_of[n]
         for w in design:
             if int(w["players"]) != n:
                 continue
