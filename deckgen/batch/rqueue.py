@@ -196,26 +196,36 @@ def refusal(job: Job) -> str | None:
         name, instance, args, kwargs = job.func_name, job.instance, job.args, job.kwargs
     except Exception:  # a pickle or other payload that is not JSON: it was not loaded
         return "its data is not deckgen's JSON (pickled or other data is never loaded)"
-    if name != JOB_FUNCTION:
-        return f"it names the function '{excerpt(name)}'; a deckgen worker runs only deck builds"
+    from deckgen.batch.sweeps import SWEEP_FUNCTION, sweep_from_data
+
+    if name not in (JOB_FUNCTION, SWEEP_FUNCTION):
+        return (
+            f"it names the function '{excerpt(name)}'; a deckgen worker runs only deck "
+            "builds and rules sweeps"
+        )
     if instance is not None or kwargs or not isinstance(args, list | tuple) or len(args) != 1:
-        return "its arguments are not one deck order"
+        return "its arguments are not one deck order" if name == JOB_FUNCTION else (
+            "its arguments are not one sweep variant"
+        )  # fmt: skip
     try:
-        job_from_data(args[0])
+        (job_from_data if name == JOB_FUNCTION else sweep_from_data)(args[0])
     except ValueError as exc:
         return str(exc)
     return None
 
 
 class DeckJob(Job):
-    """An RQ job that can only be a deck build: no other function, no callbacks."""
+    """An RQ job that can only be one of deckgen's: a deck build or a rules sweep
+    variant; no other function, no callbacks."""
 
     @property
     def func(self) -> Any:
+        from deckgen.batch.sweeps import SWEEP_FUNCTION, variant_job
+
         problem = refusal(self)
         if problem is not None:
             raise RefusedJobError(problem)
-        return build_job
+        return variant_job if self.func_name == SWEEP_FUNCTION else build_job
 
     @property
     def success_callback(self) -> None:
@@ -457,9 +467,16 @@ def make_worker(url: str, timing: WorkerTiming, *, insecure: bool = False) -> An
             die_with_parent(self._deckgen_pid)  # the work horse goes when its worker goes
             super().main_work_horse(job, queue)
 
+    from rq import Queue
+
+    from deckgen.batch.sweeps import SWEEP_QUEUE
+
     connection = connect(url, insecure=insecure)
+    sweeps = Queue(
+        SWEEP_QUEUE, connection=connection, job_class=DeckJob, serializer=DataOnlySerializer
+    )
     return DeckWorker(
-        [_queue(connection)],
+        [_queue(connection), sweeps],
         connection=connection,
         job_class=DeckJob,
         serializer=DataOnlySerializer,

@@ -59,12 +59,33 @@ def tune_command(
             "best variant) into this folder.",
         ),
     ] = None,
+    queue: Annotated[
+        str | None,
+        typer.Option(
+            "--queue",
+            help="Play the variants as jobs on this Redis queue (redis://host:6379/0), "
+            "taken by `deckgen worker` processes on any machine; the table is the same.",
+        ),
+    ] = None,
+    insecure_redis: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-redis",
+            help="Allow a Redis server on another machine without password or TLS.",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Search the file's own parameters for the smallest change that removes a design
     finding, and print the variants tried (exit 0; 1 when no variant reaches the goal)."""
     from deckgen.api.games import load_rules
-    from deckgen.rulecheck.tune import chart_svg, parse_goal, patched_toml, table_lines
+    from deckgen.rulecheck.tune import (
+        TuneOptions,
+        chart_svg,
+        parse_goal,
+        patched_toml,
+        table_lines,
+    )
     from deckgen.rulecheck.tune import tune as run_tune
 
     spec = load_rules(rules)
@@ -90,10 +111,16 @@ def tune_command(
         if not quiet:
             typer.echo(f"  trying {label}", err=True)
 
-    result = run_tune(
-        spec, n, the_goal, vary=names, screen_rounds=screen_rounds,
-        confirm_rounds=rounds, seed=seed, progress=progress,
+    player = None
+    if queue is not None:
+        from deckgen.batch.sweeps import QueuePlayer
+
+        player = QueuePlayer(queue, insecure=insecure_redis)
+    options = TuneOptions(
+        vary=names, screen_rounds=screen_rounds, confirm_rounds=rounds, seed=seed,
+        progress=progress, player=player,
     )  # fmt: skip
+    result = run_tune(spec, n, the_goal, options)
     lines = table_lines(result)
     write_text("\n".join(lines) + "\n")
     if out is not None:

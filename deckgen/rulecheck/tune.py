@@ -21,7 +21,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import Any, Protocol
 
 from deckgen.errors import DeckgenError, InputError
 from deckgen.rulecheck.confirm import measure
@@ -33,6 +33,16 @@ DROP = "clause.drop"
 SCREEN_ROUNDS = 3_000
 CONFIRM_ROUNDS = 20_000
 CONFIRM_BEST = 3
+
+
+class Player(Protocol):
+    """Plays a pass of variants of ``spec`` (each with its changes) and fills in their
+    figures: the same as :func:`play_variant` on each, wherever it runs."""
+
+    def __call__(
+        self, spec: RuleSpec, players: int, goal: Goal, rounds: int, seed: int,
+        variants: list[Variant], had: frozenset[str],
+    ) -> None: ...  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -176,7 +186,7 @@ def changed_spec(spec: RuleSpec, changes: dict[str, Any]) -> RuleSpec:
 
 
 # ---------------------------------------------------------------- playing a variant
-def _play(
+def play_variant(
     spec: RuleSpec,
     players: int,
     goal: Goal,
@@ -229,19 +239,31 @@ def _interval(fid: str, sec: dict[str, Any]) -> tuple[float, float] | None:
     return None
 
 
+@dataclass(frozen=True)
+class TuneOptions:
+    """How a search plays: which parameters, how many rounds, with what seed, where."""
+
+    vary: tuple[str, ...] | None = None
+    """Only these parameters (prefixes of ``section.key``); None: every one."""
+    screen_rounds: int = SCREEN_ROUNDS
+    confirm_rounds: int = CONFIRM_ROUNDS
+    seed: int = 0
+    progress: Any = None
+    """Called with the label of each variant as it is played."""
+    player: Player | None = None
+    """Plays a pass of variants elsewhere (``deckgen.batch.sweeps.QueuePlayer``: jobs on
+    a Redis queue); None: here, one after the other."""
+
+
 def tune(
-    spec: RuleSpec,
-    players: int,
-    goal: Goal,
-    *,
-    vary: tuple[str, ...] | None = None,
-    screen_rounds: int = SCREEN_ROUNDS,
-    confirm_rounds: int = CONFIRM_ROUNDS,
-    seed: int = 0,
-    progress: Any = None,
+    spec: RuleSpec, players: int, goal: Goal, options: TuneOptions | None = None
 ) -> TuneResult:
     """Screen every one-parameter variant, confirm the best, give the table."""
     from deckgen.rulecheck.diagnostics import DEFAULTS, limit
+
+    o = options or TuneOptions()
+    vary, screen_rounds, confirm_rounds, seed = o.vary, o.screen_rounds, o.confirm_rounds, o.seed
+    progress, player = o.progress, o.player
 
     if players not in spec.player_counts:
         raise InputError(
@@ -250,7 +272,7 @@ def tune(
             fix=f"use one of {', '.join(map(str, spec.player_counts))}",
         )
     before = Variant({}, "the file as it is", 0)
-    _play(spec, players, goal, confirm_rounds, seed, before)
+    play_variant(spec, players, goal, confirm_rounds, seed, before)
     before.confirmed = True
     had = frozenset(before.new_findings)
     before.new_findings = []
@@ -262,11 +284,8 @@ def tune(
             where="option --vary",
             fix="name parameters of the file, e.g. --vary deal.hand_size,turn.draw_limit",
         )
-    search = _Search(spec, players, goal, lim, seed, progress, had)
-    tried: list[Variant] = []
-    for v in variants:
-        if search.play(v, screen_rounds):
-            tried.append(v)
+    search = _Search(spec, players, goal, lim, seed, progress, had, player)
+    tried = search.play_all(variants, screen_rounds)
     ranked = search.confirm_best(tried, confirm_rounds)
     if not any(v.confirmed and v.meets(lim) for v in ranked):
         pairs = search.pairs(tried, screen_rounds)
@@ -328,6 +347,27 @@ class _Search:
     seed: int
     progress: Any
     had: frozenset[str]
+    player: Player | None = None
+
+    def play_all(self, variants: list[Variant], rounds: int) -> list[Variant]:
+        """Play every valid one of ``variants`` (here, or on the player given: a job
+        queue); give those played."""
+        valid: list[Variant] = []
+        for v in variants:
+            try:
+                changed_spec(self.spec, v.changes)
+            except DeckgenError as exc:
+                v.texts = [f"not a valid file: {exc.message}"]
+                continue
+            valid.append(v)
+        if self.player is None:
+            for v in valid:
+                self.play(v, rounds)
+            return valid
+        if self.progress is not None:
+            self.progress(f"{len(valid)} variants on the queue, {rounds:,} rounds each")
+        self.player(self.spec, self.players, self.goal, rounds, self.seed, valid, self.had)
+        return valid
 
     def play(self, v: Variant, rounds: int) -> bool:
         """Play ``v`` for ``rounds`` rounds (False when it is not a valid file)."""
@@ -338,14 +378,13 @@ class _Search:
             return False
         if self.progress is not None:
             self.progress(v.label + (" (confirming)" if rounds > v.rounds > 0 else ""))
-        _play(changed, self.players, self.goal, rounds, self.seed, v, self.had)
+        play_variant(changed, self.players, self.goal, rounds, self.seed, v, self.had)
         return True
 
     def confirm_best(self, tried: list[Variant], rounds: int) -> list[Variant]:
         """``tried`` ranked; the best :data:`CONFIRM_BEST` played again with ``rounds``."""
         ranked = sorted(tried, key=lambda v: _rank(v, self.lim))
-        for v in ranked[:CONFIRM_BEST]:
-            self.play(v, rounds)
+        for v in self.play_all(ranked[:CONFIRM_BEST], rounds):
             v.confirmed = True
         return ranked
 
@@ -358,14 +397,12 @@ class _Search:
         if not reach:
             return []
         base = min(reach, key=lambda v: (v.steps, len(v.new_findings)))
-        out: list[Variant] = []
-        for other in tried:
-            if other.steps != 1 or set(other.changes) & set(base.changes):
-                continue
-            v = Variant({**base.changes, **other.changes}, f"{base.label} and {other.label}", 2)
-            if self.play(v, rounds):
-                out.append(v)
-        return out
+        pairs = [
+            Variant({**base.changes, **other.changes}, f"{base.label} and {other.label}", 2)
+            for other in tried
+            if other.steps == 1 and not set(other.changes) & set(base.changes)
+        ]
+        return self.play_all(pairs, rounds)
 
 
 def _limit(spec: RuleSpec, fid: str, limit: Any, defaults: dict[str, float]) -> float:
