@@ -85,16 +85,32 @@ def _picture_path(project: StudioProject, file: str) -> Path:
     return project.path(file)
 
 
-def _picture_size(path: Path) -> tuple[int, int]:
-    from PIL import Image
+def _picture_size(path: Path, where: str = "picture") -> tuple[int, int]:
+    """The picture's size as shown, from its header (no pixels decoded)."""
+    from deckgen.deck.picturefile import picture_header
 
-    with Image.open(path) as im:
-        width, height = im.size
-        try:
-            orientation = int(im.getexif().get(0x0112, 1))
-        except Exception:
-            orientation = 1
-    return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
+    return picture_header(path, where=where).upright_size
+
+
+PROBLEM_TOO_LARGE = (
+    "The picture “{file}” has too many pixels or is stored in too many passes. Save it "
+    "smaller (a card needs only a few megapixels) or choose another one."
+)
+PROBLEM_UNREADABLE = (
+    "The picture “{file}” cannot be read: it is missing, damaged or not a JPEG, PNG, WebP "
+    "or TIFF file. Choose another one."
+)
+
+
+def _picture_problem(exc: Exception, file: str, lang: Language) -> str:
+    """What is wrong with a slot's picture, in the page's language, naming the file."""
+    from deckgen.deck.picturefile import PictureTooLarge
+
+    too_large = isinstance(exc, PictureTooLarge) or (
+        isinstance(exc, DeckgenError) and "more than the" in exc.message()
+    )
+    text = translations(lang).gettext(PROBLEM_TOO_LARGE if too_large else PROBLEM_UNREADABLE)
+    return text.replace("{file}", file)
 
 
 class Studio:
@@ -105,7 +121,7 @@ class Studio:
         self.previews = PreviewCache()
 
     # -- state -------------------------------------------------------------------------
-    def slot_state(self, slot: Slot, deck: Any) -> dict[str, Any]:
+    def slot_state(self, slot: Slot, deck: Any, lang: Language = "en") -> dict[str, Any]:
         project = self.project
         ref = project.picture_ref(slot)
         file = ref_file(ref)
@@ -122,8 +138,9 @@ class Studio:
         crop = project.crops.get(file)
         shown_file = crop.original if crop else file
         try:
-            size = _picture_size(_picture_path(project, shown_file))
-        except (OSError, ValueError, DeckgenError):
+            size = _picture_size(_picture_path(project, shown_file), slot.dotted)
+        except (OSError, ValueError, DeckgenError) as exc:
+            out["problem"] = _picture_problem(exc, Path(file).name, lang)
             return out
         zoom = crop.zoom if crop else 1.0
         focus = crop.focus if crop else ref_focus(ref)
@@ -167,7 +184,9 @@ class Studio:
                     "radius_mm": deck.corner_radius_mm,
                 },
                 "max_pip": deck.dset.max_pip,
-                "slots": {s.name: self.slot_state(s, deck) for s in all_slots(deck.dset.max_pip)},
+                "slots": {
+                    s.name: self.slot_state(s, deck, lang) for s in all_slots(deck.dset.max_pip)
+                },
                 "cards": [
                     {"id": c, "key": keys[c], "label": labels.get(c, c)}
                     for c in card_ids(deck.dset.max_pip)
@@ -222,9 +241,18 @@ class Studio:
                 project.set_picture(slot, new_ref)
                 return
             box_w, box_h = frame["box"][2], frame["box"][3]
+            try:
+                source = _picture_path(project, original)
+            except (ValueError, DeckgenError):
+                # an edited crops.json naming a file outside the project: crop the picture
+                try:
+                    source, original = _picture_path(project, file), file
+                except (ValueError, DeckgenError):
+                    problem = {slot.dotted: "the picture is outside the deck's folder"}
+                    raise BadRequest(problem) from None
             made = crop_picture(
                 project,
-                _picture_path(project, original),
+                source,
                 slot=slot.name,
                 box_ratio=box_w / box_h,
                 zoom=zoom,
@@ -469,20 +497,33 @@ def _download(data: bytes, name: str) -> Response:
 
 
 def _thumbnail(project: StudioProject, slot: Slot, original: bool) -> bytes | None:
-    """The slot's picture (or the upload it was cropped from), at most THUMB_PX a side."""
-    from deckgen.deck.pictures import open_picture
+    """The slot's picture (or the upload it was cropped from), at most THUMB_PX a side.
+
+    Decoded at the smallest scale that gives THUMB_PX (JPEG: draft mode); a picture that
+    cannot be shown (outside the project, hostile, broken) gives None.
+    """
+    from deckgen.deck.picturefile import decoding, picture_header
+    from deckgen.deck.pictures import PictureUse, open_picture
 
     with project.lock:
         file = ref_file(project.picture_ref(slot))
         if file is None:
             return None
         crop = project.crops.get(file) if original else None
-        path = _picture_path(project, crop.original if crop else file)
+        try:
+            path = _picture_path(project, crop.original if crop else file)
+        except (ValueError, DeckgenError):
+            return None  # e.g. an edited crops.json naming a file outside the project
+    side_mm = THUMB_PX / 300 * 25.4
     try:
-        im = open_picture(path, where=slot.dotted).image
+        header = picture_header(path, where=slot.dotted)
+        with decoding(header.width_px * header.height_px):
+            im = open_picture(
+                path, where=slot.dotted, needs=[PictureUse(side_mm, side_mm, "contain")]
+            ).image
+            im.thumbnail((THUMB_PX, THUMB_PX))
     except DeckgenError:
         return None
-    im.thumbnail((THUMB_PX, THUMB_PX))
     buf = io.BytesIO()
     im.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()

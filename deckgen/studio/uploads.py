@@ -18,11 +18,16 @@ import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckgen import atomic
-from deckgen.deck.pictures import MAX_PICTURE_BYTES, open_picture
+from deckgen.deck.picturefile import MAX_PICTURE_BYTES, decoding, picture_header
+from deckgen.deck.pictures import open_picture
 from deckgen.errors import ResourceError
 from deckgen.studio.project import PICTURES_DIR, WORK_DIR, StudioProject, file_digest
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
 
 MAX_UPLOAD_BYTES = MAX_PICTURE_BYTES
 """The same limit ``deck build`` puts on a picture file."""
@@ -73,18 +78,20 @@ def accept_picture(
     project: StudioProject, tmp: Path, *, slot: str, shown_name: str
 ) -> AcceptedPicture:
     """Check ``tmp`` as ``deck build`` checks a picture; keep it under ``pictures/``."""
-    from PIL import Image
-
     try:
+        where = f"upload '{shown_name}'"
         try:
-            decoded = open_picture(tmp, where=f"upload '{shown_name}'")
+            header = picture_header(tmp, where=where)
+            with decoding(header.width_px * header.height_px):
+                decoded = open_picture(tmp, where=where)
+                width, height = decoded.source_size
+                del decoded  # checked: the pixels are not kept
         except ResourceError as exc:
             # the message names the file the user chose, not our temporary file
-            raise ResourceError(
+            raise type(exc)(
                 exc.what.replace(tmp.name, shown_name), where=exc.where, fix=exc.fix
             ) from None
-        with Image.open(tmp) as im:
-            fmt = str(im.format)
+        fmt = header.format
         data = tmp.read_bytes()
         ext = EXTENSIONS.get(fmt, "png")
         target = project.path(f"{PICTURES_DIR}/{slot}-{file_digest(data)}.{ext}")
@@ -93,7 +100,6 @@ def accept_picture(
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-    width, height = decoded.source_size
     return AcceptedPicture(project.relative(target), width, height)
 
 
@@ -107,8 +113,22 @@ def crop_picture(
     focus: tuple[float, float],
 ) -> AcceptedPicture:
     """Cut the box-shaped part the user chose (``zoom`` around ``focus``) out of ``original``."""
-    decoded = open_picture(original, where=f"picture for {slot}")
-    im = decoded.image
+    where = f"picture for {slot}"
+    header = picture_header(original, where=where)
+    with decoding(header.width_px * header.height_px):
+        return _crop(
+            project, open_picture(original, where=where).image, slot, box_ratio, zoom, focus
+        )
+
+
+def _crop(
+    project: StudioProject,
+    im: PILImage.Image,
+    slot: str,
+    box_ratio: float,
+    zoom: float,
+    focus: tuple[float, float],
+) -> AcceptedPicture:
     width, height = im.size
     crop_w = min(float(width), height * box_ratio) / zoom
     crop_h = crop_w / box_ratio
