@@ -13,6 +13,7 @@ import functools
 import hashlib
 import io
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ MAX_JSON_BYTES = 100_000
 THUMB_PX = 1200
 ZOOM_RANGE = (1.0, 4.0)
 NO_STORE = {"cache-control": "no-store"}
+_log = logging.getLogger("uvicorn.error")
 
 
 @functools.cache
@@ -222,7 +224,7 @@ class Studio:
             self.project.set_many({}, remove=("preset",))
 
     def crop(self, slot: Slot, focus: tuple[float, float], zoom: float) -> None:
-        from deckgen.studio.uploads import crop_picture
+        from deckgen.studio.uploads import crop_picture, dropping_replaced
 
         project = self.project
         with project.lock:
@@ -238,7 +240,8 @@ class Studio:
                 new_ref: Any = (
                     original if focus == (0.5, 0.5) else {"file": original, "focus": list(focus)}
                 )
-                project.set_picture(slot, new_ref)
+                with dropping_replaced(project):
+                    project.set_picture(slot, new_ref)
                 return
             box_w, box_h = frame["box"][2], frame["box"][3]
             try:
@@ -258,19 +261,29 @@ class Studio:
                 zoom=zoom,
                 focus=focus,
             )
-            project.remember_crop(made.file, Crop(original, zoom, focus))
-            project.set_picture(slot, made.file)
+            with dropping_replaced(project):
+                project.remember_crop(made.file, Crop(original, zoom, focus))
+                project.set_picture(slot, made.file)
 
 
 async def _json(request: Request) -> dict[str, Any]:
+    from starlette.requests import ClientDisconnect
+
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_JSON_BYTES):
         raise BadRequest({"request": "too large"}, 413)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        # a form or a plain text post (which other web pages can send) is not a change
+        raise BadRequest({"request": "send JSON (Content-Type: application/json)"}, 415)
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_JSON_BYTES:
-            raise BadRequest({"request": "too large"}, 413)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_JSON_BYTES:
+                raise BadRequest({"request": "too large"}, 413)
+    except ClientDisconnect:
+        raise BadRequest({"request": "the browser stopped sending"}, 400) from None
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: nested too deep (docs/limits.md)
@@ -351,7 +364,14 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         return await answer(request, lambda: studio.set_field(key, body.get("value")))
 
     async def put_picture(request: Request) -> Response:
-        from deckgen.studio.uploads import MAX_UPLOAD_BYTES, accept_picture, receive_upload
+        from starlette.requests import ClientDisconnect
+
+        from deckgen.studio.uploads import (
+            MAX_UPLOAD_BYTES,
+            accept_picture,
+            dropping_replaced,
+            receive_upload,
+        )
 
         try:
             slot = slot_of(request)
@@ -366,13 +386,18 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             tmp = await receive_upload(project, request.stream())
         except DeckgenError as exc:
             return JSONResponse({"ok": False, "errors": {slot.dotted: exc.message()}}, 413)
+        except ClientDisconnect:
+            # the browser went away (tab closed, upload cancelled): one line, no traceback
+            _log.warning("an upload for %s was aborted by the browser", slot.name)
+            return Response(status_code=400)
 
         def work() -> None:
             try:
                 made = accept_picture(project, tmp, slot=slot.name, shown_name=shown)
             except DeckgenError as exc:
                 raise BadRequest({slot.dotted: sentence(exc)}) from None
-            project.set_picture(slot, made.file)
+            with dropping_replaced(project):
+                project.set_picture(slot, made.file)
 
         return await answer(request, work)
 
@@ -381,7 +406,14 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             slot = slot_of(request)
         except BadRequest as exc:
             return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
-        return await answer(request, lambda: project.set_picture(slot, None))
+
+        def work() -> None:
+            from deckgen.studio.uploads import dropping_replaced
+
+            with dropping_replaced(project):
+                project.set_picture(slot, None)
+
+        return await answer(request, work)
 
     async def get_picture(request: Request) -> Response:
         try:

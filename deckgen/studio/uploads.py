@@ -14,11 +14,12 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckgen import atomic
 from deckgen.deck.picturefile import MAX_PICTURE_BYTES, decoding, picture_header
@@ -147,3 +148,48 @@ def _crop(
     target = project.path(f"{PICTURES_DIR}/{slot}-{file_digest(data)}-crop.{ext}")
     atomic.write_bytes(target, data)
     return AcceptedPicture(project.relative(target), part.width, part.height)
+
+
+_MADE_HERE = re.compile(
+    r"^(?:value-\d{1,2}|cover|logo|back|imprint)-[0-9a-f]{10}(?:-crop)?\.(?:jpg|png|webp|tif)$"
+)
+"""The names :func:`accept_picture` and :func:`crop_picture` give (nothing else is ours)."""
+
+
+def _used_files(project: StudioProject) -> set[str]:
+    """Every file name the deck, the kept pictures of higher values and their crops name."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            found.add(node)
+        elif isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(project.data)
+    walk(list(project.stash.values()))
+    found |= {crop.original for file, crop in project.crops.items() if file in found}
+    return found
+
+
+@contextlib.contextmanager
+def dropping_replaced(project: StudioProject) -> Iterator[None]:
+    """Delete the uploads the block's change left unused (replaced or removed pictures).
+
+    Only files the studio made (in ``pictures/``, named by slot and content) are
+    deleted, and only when nothing in the deck names them any more.
+    """
+    with project.lock:
+        before = _used_files(project)
+        yield
+        gone = before - _used_files(project)
+        for name in sorted(gone):
+            parts = name.split("/")
+            if len(parts) != 2 or parts[0] != PICTURES_DIR or not _MADE_HERE.match(parts[1]):
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                project.path(name).unlink()
