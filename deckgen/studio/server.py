@@ -156,7 +156,6 @@ def serve(options: ServeOptions, *, out: TextIO = sys.stdout, err: TextIO = sys.
         access_log=False,
         lifespan="off",
         timeout_keep_alive=limits.keep_alive_s,
-        backlog=max(64, limits.max_connections),
     )
     try:
         uvicorn.Server(config).run(sockets=[sock])
