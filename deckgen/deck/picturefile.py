@@ -253,19 +253,27 @@ def _orientation(im: PILImage.Image, fh: IO[bytes], size: int) -> int:
     return value if 1 <= value <= 8 else 1
 
 
-def picture_header(path: Path, *, where: str) -> PictureHeader:
+def picture_header(path: Path, *, where: str, count_scans: bool = False) -> PictureHeader:
     """Size and orientation of the picture at ``path`` from its header; checked.
 
     Reads the header and (PNG) the chunk heads; never decodes pixels. Raises
     :class:`~deckgen.errors.ResourceError` for a file that is missing, too large, not a
-    picture, or that claims more than :data:`MAX_PICTURE_PIXELS`.
+    picture, or that claims more than :data:`MAX_PICTURE_PIXELS`. With ``count_scans``
+    a JPEG's markers are walked too (the whole file is read) and more than
+    :data:`MAX_JPEG_SCANS` scans are refused.
     """
     with _open_file(path, where=where) as fh:
         size = os.fstat(fh.fileno()).st_size
         im = _lazy_open(fh, path, where=where)
         try:
             orientation = _orientation(im, fh, size)
-            return PictureHeader(str(im.format), im.size[0], im.size[1], orientation)
+            scans = 0
+            if count_scans and im.format in ("JPEG", "MPO"):
+                fh.seek(0)
+                scans = jpeg_scan_count(fh.read(MAX_PICTURE_BYTES))
+                if scans > MAX_JPEG_SCANS:
+                    raise too_many_scans(path, where, scans)
+            return PictureHeader(str(im.format), im.size[0], im.size[1], orientation, scans)
         finally:
             im.close()
 

@@ -88,10 +88,29 @@ def _picture_path(project: StudioProject, file: str) -> Path:
 
 
 def _picture_size(path: Path, where: str = "picture") -> tuple[int, int]:
-    """The picture's size as shown, from its header (no pixels decoded)."""
+    """The picture's size as shown, from its header (no pixels decoded; JPEG scans
+    counted), remembered while the file stays the same."""
+    try:
+        stat = path.stat()
+        stamp = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    except OSError:
+        stamp = (-1, -1, -1)  # the loader says what is wrong
+    found = _header_size(path, where, stamp)
+    if isinstance(found, DeckgenError):
+        raise found.with_traceback(None)
+    return found
+
+
+@functools.lru_cache(maxsize=512)
+def _header_size(
+    path: Path, where: str, stamp: tuple[int, int, int]
+) -> tuple[int, int] | DeckgenError:
     from deckgen.deck.picturefile import picture_header
 
-    return picture_header(path, where=where).upright_size
+    try:
+        return picture_header(path, where=where, count_scans=True).upright_size
+    except DeckgenError as exc:
+        return exc
 
 
 PROBLEM_TOO_LARGE = (

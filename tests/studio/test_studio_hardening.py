@@ -103,6 +103,8 @@ def test_an_upload_with_hundreds_of_scans_is_refused_naming_it(
     (project.folder / "scans.jpg").write_bytes(progressive_jpeg(640, 480, refinements=3))
     project.set_picture(parse_slot("value-3", project.max_pip), "scans.jpg")
     assert client.get("/api/picture/value-3").status_code == 404
+    slot = client.get("/api/state").json()["slots"]["value-3"]
+    assert slot["problem"].startswith("The picture “scans.jpg” has too many pixels or is stored")
     card = client.get("/api/card/3-3.png")
     assert card.status_code == 400
     assert "'scans.jpg' is a JPEG stored in" in card.json()["errors"]["_"]
