@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckgen import atomic
 from deckgen.deck.picturefile import MAX_PICTURE_BYTES, decoding, picture_header
-from deckgen.deck.pictures import open_picture
+from deckgen.deck.pictures import PictureUse, open_picture
 from deckgen.errors import ResourceError
 from deckgen.studio.project import PICTURES_DIR, WORK_DIR, StudioProject, file_digest
 
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 MAX_UPLOAD_BYTES = MAX_PICTURE_BYTES
 """The same limit ``deck build`` puts on a picture file."""
+CHECK_USE = PictureUse(203.2, 203.2, "contain")
+"""An upload is checked decoded to about 2400 pixels a side (JPEG: DCT scaling), not in
+full: all of its data is still read and decoded, so a broken file still fails."""
 EXTENSIONS = {"JPEG": "jpg", "MPO": "jpg", "PNG": "png", "WEBP": "webp", "TIFF": "tif"}
 
 
@@ -84,7 +87,8 @@ def accept_picture(
         try:
             header = picture_header(tmp, where=where)
             with decoding(header.width_px * header.height_px):
-                decoded = open_picture(tmp, where=where)
+                # every byte is decoded (a broken file fails), at a reduced scale
+                decoded = open_picture(tmp, where=where, needs=[CHECK_USE])
                 width, height = decoded.source_size
                 del decoded  # checked: the pixels are not kept
         except ResourceError as exc:
