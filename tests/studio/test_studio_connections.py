@@ -184,3 +184,38 @@ def test_a_flood_of_idle_connections_does_not_lock_the_user_out(tmp_path: Path) 
         assert "Traceback" not in err
         assert "closed the oldest one still waiting" in err
         assert len(err.encode()) < 1000, err
+
+
+def test_uvicorns_and_asyncios_errors_are_one_line_per_kind() -> None:
+    import io
+    import logging
+
+    from deckgen.studio.connections import QUIET_LOGGERS, EventLog, quiet_logging
+
+    saved = {
+        name: (lg.handlers[:], lg.propagate, lg.level)
+        for name in QUIET_LOGGERS
+        for lg in [logging.getLogger(name)]
+    }
+    out = io.StringIO()
+    try:
+        quiet_logging(EventLog(out))
+        for _ in range(500):
+            try:
+                raise ValueError("boom " + "x" * 1000)
+            except ValueError as exc:
+                logging.getLogger("uvicorn.error").error(
+                    "Exception in ASGI application\n", exc_info=exc
+                )
+                logging.getLogger("asyncio").error("Exception in callback", exc_info=exc)
+            logging.getLogger("uvicorn.error").warning("Invalid HTTP request received.")
+    finally:
+        for name, (handlers, propagate, level) in saved.items():
+            logger = logging.getLogger(name)
+            logger.handlers, logger.propagate = handlers, propagate
+            logger.setLevel(level)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 3, lines
+    assert "Traceback" not in out.getvalue()
+    assert lines[0].startswith("deckgen studio: Exception in ASGI application: ValueError: boom")
+    assert len(out.getvalue()) < 1000
