@@ -140,7 +140,12 @@ def jpeg_scan_count(data: bytes, *, stop_after: int = MAX_JPEG_SCANS) -> int:
     pos, scans, end = 2, 0, len(data)
     while pos + 1 < end:
         if data[pos] != 0xFF:
-            break  # not a marker: a damaged file (the decoder reports it)
+            # bytes between segments: decoders skip them to the next 0xFF, and so do we
+            # (stopping here would let a few junk bytes hide every scan behind them)
+            pos = data.find(b"\xff", pos)
+            if pos < 0:
+                break
+            continue
         while pos + 1 < end and data[pos + 1] == 0xFF:
             pos += 1  # fill bytes
         if pos + 1 >= end:

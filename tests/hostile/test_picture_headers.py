@@ -67,6 +67,19 @@ def test_a_jpeg_with_hundreds_of_scans_is_refused_before_decoding(tmp_path: Path
     assert open_picture(fine, where="x").image.size == (320, 200)
 
 
+def test_junk_between_segments_does_not_hide_the_scans(tmp_path: Path) -> None:
+    data = progressive_jpeg(256, 256, refinements=1)
+    frame = data.index(b"\xff\xc2")
+    hidden = data[:frame] + b"junk" * 10 + data[frame:]
+    with Image.open(io.BytesIO(hidden)) as im:  # decoders skip the junk and read on
+        im.load()
+    assert jpeg_scan_count(hidden, stop_after=10_000) == 1 + 63 * 2
+    path = tmp_path / "hidden.jpg"
+    path.write_bytes(hidden)
+    with pytest.raises(PictureTooLarge):
+        open_picture(path, where="x")
+
+
 def test_deck_build_names_the_picture_with_too_many_scans(
     runner: CliRunner, tmp_path: Path
 ) -> None:
