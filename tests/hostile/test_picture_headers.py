@@ -102,18 +102,20 @@ def test_deck_build_names_the_picture_with_too_many_scans(
     assert "Traceback" not in result.output
 
 
-def _png(path: Path, width: int, height: int, *, exif_after_idat: bytes = b"") -> None:
-    """An 8-bit grey PNG of ``width`` x ``height`` zeros (small file, large picture)."""
+def _png(
+    path: Path, width: int, height: int, *, exif_after_idat: bytes = b"", bits: int = 8
+) -> None:
+    """A grey PNG of ``width`` x ``height`` zeros (small file, large picture)."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         crc = zlib.crc32(kind + data)
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
     packer = zlib.compressobj(9)
-    row = b"\0" * (width + 1)
+    row = b"\0" * (1 + -(-width * bits // 8))
     parts = [packer.compress(row) for _ in range(height)]
     idat = b"".join(parts) + packer.flush()
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    ihdr = struct.pack(">IIBBBBB", width, height, bits, 0, 0, 0, 0)
     exif = chunk(b"eXIf", exif_after_idat) if exif_after_idat else b""
     path.write_bytes(
         b"\x89PNG\r\n\x1a\n"
@@ -186,3 +188,44 @@ def test_a_176_megapixel_png_is_refused_from_its_header(tmp_path: Path) -> None:
         picture_header(path, where="faces.pictures[0]")
     with pytest.raises(PictureTooLarge, match="claims 16,000 x 11,000 pixels"):
         open_picture(path, where="faces.pictures[0]")
+
+
+BUILD = """
+import sys
+
+def peak_mb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) // 1024
+
+import atexit
+atexit.register(lambda: print("PEAK", peak_mb()))
+from deckgen.cli import main
+sys.argv = ["deckgen", "deck", "build", sys.argv[1], "--out", sys.argv[2], "-q"]
+main()
+"""
+
+
+def test_deck_build_refuses_a_176_megapixel_png_without_decoding_it(tmp_path: Path) -> None:
+    names = []
+    for value in range(1, 7):
+        names.append(f"v{value}.png")
+        Image.new("RGB", (64, 64), (40 * value, 90, 60)).save(tmp_path / names[-1])
+    names[0] = "huge.png"
+    _png(tmp_path / "huge.png", 16_000, 11_000, bits=1)  # 176 MP in 22 KB
+    deck = tmp_path / "deck.toml"
+    listed = ", ".join(f'"{n}"' for n in names)
+    deck.write_text(
+        f'name = "Big"\nset = "double-6"\n[faces]\nstyle = "pictures"\npictures = [{listed}]\n'
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", BUILD, str(deck), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "'huge.png' claims 16,000 x 11,000 pixels" in out.stderr
+    peak = int(out.stdout.split("PEAK")[1])
+    # A decode would take 168 MB (one byte per pixel); before, `deck build` decoded it to
+    # find its orientation (Pillow's getexif on a PNG) and only then refused it.
+    assert peak < 150, out.stdout
