@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from starlette.testclient import TestClient
-from studio_testkit import photo
+from studio_testkit import COOKIE, HOST, ORIGIN, TOKEN, photo, studio_app
 from typer.testing import CliRunner
 
 from deckgen.cli import app
@@ -31,6 +31,13 @@ from deckgen.studio.security import cookie_name
 from deckgen.studio.server import listen_address
 from deckgen.studio.slots import parse_slot
 from tests.hostile.jpegscans import progressive_jpeg
+
+
+def make_client(project: StudioProject) -> TestClient:
+    client = TestClient(studio_app(project), base_url=f"http://{HOST}")
+    client.cookies.set(COOKIE, TOKEN)
+    client.headers["origin"] = ORIGIN
+    return client
 
 
 def _page_state(html: str) -> dict:  # type: ignore[type-arg]
@@ -115,8 +122,6 @@ def test_an_upload_with_hundreds_of_scans_is_refused_naming_it(
 
 @pytest.mark.parametrize("original", ["/etc/passwd", "../secret.jpg"])
 def test_crops_json_naming_a_file_outside_is_never_read(tmp_path: Path, original: str) -> None:
-    from conftest import make_client
-
     project = StudioProject.open(tmp_path / "family")
     with make_client(project) as client:
         client.put("/api/picture/value-1", content=photo(), headers={"x-file-name": "a.jpg"})
