@@ -223,17 +223,13 @@ def _probe_picture(path: str, text: str, column: str) -> str:
     """Refuse a file that is not a picture now, not halfway through the batch."""
     if path.startswith(DEMO_PREFIX):
         return path
-    from PIL import Image, UnidentifiedImageError
+    from deckgen.deck.picturefile import picture_header
 
     try:
-        with Image.open(path):  # reads and checks the header only
-            pass
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
-        raise _RowProblem(
-            column,
-            f"the file '{text}' is not a picture deckgen can read ({type(exc).__name__})",
-            "save it as JPEG, PNG, WebP or TIFF",
-        ) from None
+        picture_header(Path(path), where=column)  # the header only: format, size
+    except DeckgenError as exc:
+        what = f"the file {exc.what}" if exc.what.startswith("'") else exc.what
+        raise _RowProblem(column, what, exc.fix or "") from None
     return path
 
 
