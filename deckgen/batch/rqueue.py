@@ -40,6 +40,8 @@ from deckgen.batch.settings import BatchSettings
 from deckgen.batch.wire import (
     JOB_FUNCTION,
     DataOnlySerializer,
+    inflate_text,
+    inflated_size_ok,
     job_data,
     job_from_data,
     job_identity,
@@ -192,6 +194,9 @@ class RefusedJobError(Exception):
 
 def refusal(job: Job) -> str | None:
     """Why a worker refuses ``job`` (None: it is a deck build it may run)."""
+    unreadable = getattr(job, "unreadable", None)
+    if unreadable:
+        return str(unreadable)
     try:
         name, instance, args, kwargs = job.func_name, job.instance, job.args, job.kwargs
     except Exception:  # a pickle or other payload that is not JSON: it was not loaded
@@ -208,7 +213,33 @@ def refusal(job: Job) -> str | None:
 
 
 class DeckJob(Job):
-    """An RQ job that can only be a deck build: no other function, no callbacks."""
+    """An RQ job that can only be a deck build: no other function, no callbacks.
+
+    A job record that cannot be read (a field that is no date, data that unpacks to
+    gigabytes) does not raise: the job is marked :attr:`unreadable`, and a worker
+    refuses it like any other job that is not a deck build.
+    """
+
+    unreadable: str | None = None
+
+    def restore(self, raw_data: Any) -> Any:
+        from rq.exceptions import NoSuchJobError
+
+        fields = {(k.decode() if isinstance(k, bytes) else str(k)): v for k, v in raw_data.items()}
+        problem = None
+        if not all(
+            inflated_size_ok(fields[name]) for name in ("data", "exc_info") if name in fields
+        ):
+            problem = "its record unpacks to more than a deckgen job holds"
+            fields = {k: v for k, v in fields.items() if k not in ("exc_info", "meta", "result")}
+            fields["data"] = b"null"
+        try:
+            super().restore(fields)
+        except NoSuchJobError:
+            raise
+        except Exception as exc:  # whatever a forged record makes RQ's reader raise
+            problem = problem or f"its record cannot be read ({first_line(exc)})"
+        self.unreadable = problem
 
     @property
     def func(self) -> Any:
@@ -321,10 +352,15 @@ def _finished(job: Job, order: Order, out_dir: Path) -> Outcome:
 
 
 def _last_line(job: Job) -> str:
+    """The last line of the job's failure, read without trusting its size."""
+    import base64
+    import binascii
+
     try:
-        result = job.latest_result()
-        text = str(getattr(result, "exc_string", "") or "").strip()
-    except Exception:
+        entries = job.connection.xrevrange(f"rq:results:{job.id}", count=1)
+        raw = entries[0][1].get(b"exc_string", b"") if entries else b""
+        text = inflate_text(base64.b64decode(raw), 100_000).strip() if raw else ""
+    except (binascii.Error, ValueError, IndexError, AttributeError):
         text = ""
     return excerpt(text.splitlines()[-1], 300) if text else "no details"
 

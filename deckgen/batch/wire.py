@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import zlib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -51,6 +52,25 @@ class DataOnlySerializer:
         if len(data) > MAX_PAYLOAD_BYTES:
             raise ValueError(f"{len(data):,} bytes is more than a deckgen job holds")
         return json.loads(data.decode("utf-8"))
+
+
+def inflated_size_ok(raw: bytes, limit: int = MAX_PAYLOAD_BYTES) -> bool:
+    """Whether ``raw`` (zlib-compressed, as RQ stores job fields, or plain) unpacks to at
+    most ``limit`` bytes; decided without unpacking more than that."""
+    try:
+        unpacked = zlib.decompressobj().decompress(raw, limit + 1)
+    except zlib.error:
+        return len(raw) <= limit
+    return len(unpacked) <= limit
+
+
+def inflate_text(raw: bytes, limit: int) -> str:
+    """A compressed (or plain) text field of RQ's, unpacked to at most ``limit`` bytes."""
+    try:
+        data = zlib.decompressobj().decompress(raw, limit)
+    except zlib.error:
+        data = raw[:limit]
+    return data.decode("utf-8", "replace")
 
 
 class _Data(BaseModel):
