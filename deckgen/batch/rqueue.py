@@ -358,7 +358,8 @@ def _last_line(job: Job) -> str:
 
     try:
         entries = job.connection.xrevrange(f"rq:results:{job.id}", count=1)
-        raw = entries[0][1].get(b"exc_string", b"") if entries else b""
+        fields = entries[0][1] if entries else None
+        raw = fields.get(b"exc_string", b"") if fields else b""
         text = inflate_text(base64.b64decode(raw), 100_000).strip() if raw else ""
     except (binascii.Error, ValueError, IndexError, AttributeError):
         text = ""
