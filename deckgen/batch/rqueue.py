@@ -292,7 +292,10 @@ def enqueue(
         key = DeckJob.key_for(job_id)
         if connection.hget(key, "status") in live:
             continue
-        connection.delete(key)
+        try:  # an ended job of an earlier run: out of its registries, then anew
+            _fetch(job_id, connection).delete()
+        except Exception:  # a record RQ cannot read: drop it as it is
+            connection.delete(key)
         queue.enqueue(
             JOB_FUNCTION,
             data,

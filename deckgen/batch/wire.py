@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
+from deckgen.errors import SpecError, first_line
 
 JOB_FUNCTION = "deckgen.batch.rqueue.build_job"
 """The only function a deckgen worker runs."""
@@ -127,7 +128,14 @@ def job_data(order: Order, settings: BatchSettings, out_dir: Path) -> dict[str, 
         "settings": dataclasses.asdict(settings),
         "out_dir": str(out_dir.resolve()),
     }
-    data: dict[str, Any] = json.loads(json.dumps(record, allow_nan=False))
+    try:
+        data: dict[str, Any] = json.loads(json.dumps(record, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise SpecError(
+            f"row {order.row}'s deck holds a value that is not plain data ({first_line(exc)})",
+            where=order.sheet,
+            fix="write dates and times in its deck file as text",
+        ) from None
     JobData.model_validate(data)
     return data
 
