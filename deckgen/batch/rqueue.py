@@ -192,8 +192,12 @@ class RefusedJobError(Exception):
     """A job on deckgen's queue that is not one of deckgen's deck builds."""
 
 
-def refusal(job: Job) -> str | None:
-    """Why a worker refuses ``job`` (None: it is a deck build it may run)."""
+def refusal(job: Job, only_into: Path | None = None) -> str | None:
+    """Why a worker refuses ``job`` (None: it is a deck build it may run).
+
+    With ``only_into``, a deck whose output folder is not that folder or inside it is
+    refused too.
+    """
     unreadable = getattr(job, "unreadable", None)
     if unreadable:
         return str(unreadable)
@@ -206,9 +210,11 @@ def refusal(job: Job) -> str | None:
     if instance is not None or kwargs or not isinstance(args, list | tuple) or len(args) != 1:
         return "its arguments are not one deck order"
     try:
-        job_from_data(args[0])
+        _, _, out_dir = job_from_data(args[0])
     except ValueError as exc:
         return str(exc)
+    if only_into is not None and not Path(os.path.normpath(out_dir)).is_relative_to(only_into):
+        return f"its output folder {excerpt(out_dir, 120)} is not inside {only_into}"
     return None
 
 
@@ -451,8 +457,11 @@ def run_on_queue(
 # --- the worker side -----------------------------------------------------------------
 
 
-def make_worker(url: str, timing: WorkerTiming, *, insecure: bool = False) -> Any:
-    """An RQ worker on the deck queue that runs only deck builds, timed by ``timing``."""
+def make_worker(
+    url: str, timing: WorkerTiming, *, insecure: bool = False, only_into: Path | None = None
+) -> Any:
+    """An RQ worker on the deck queue that runs only deck builds, timed by ``timing``
+    (and, with ``only_into``, only decks whose output folder is inside that folder)."""
     from rq import Worker
     from rq.utils import now
 
@@ -464,7 +473,7 @@ def make_worker(url: str, timing: WorkerTiming, *, insecure: bool = False) -> An
             return int(min(remaining, self.job_monitoring_interval)) + grace
 
         def execute_job(self, job: Any, queue: Any) -> None:
-            problem = refusal(job)
+            problem = refusal(job, only_into)
             if problem is None:
                 self._deckgen_pid = os.getpid()
                 super().execute_job(job, queue)
@@ -516,12 +525,15 @@ def run_worker(
     quiet: bool = False,
     timing: WorkerTiming | None = None,
     insecure: bool = False,
+    only_into: Path | None = None,
 ) -> None:
     """Take deck jobs from the queue until stopped (or, with ``burst``, until it is empty)."""
     import logging
 
     from deckgen.batch.job import preload
 
-    worker = make_worker(url, timing or WorkerTiming(), insecure=insecure)
+    if only_into is not None:
+        only_into = Path(only_into).resolve()
+    worker = make_worker(url, timing or WorkerTiming(), insecure=insecure, only_into=only_into)
     preload()  # the work horses forked for the jobs inherit the drawing code
     worker.work(burst=burst, logging_level=logging.WARNING if quiet else logging.INFO)

@@ -228,3 +228,39 @@ def test_a_report_of_a_deck_that_is_not_there_is_a_failure(tmp_path: Path) -> No
     assert "holds no deck built from these inputs" in judged.reason
     other = Outcome(order.row + 1, "someone-else", "built", folder=elsewhere)
     assert _believed(other, order, tmp_path / "asked", "job-1").status == "failed"
+
+
+def test_a_worker_with_only_into_refuses_decks_for_other_folders(tmp_path: Path) -> None:
+    sheet = write_csv(tmp_path / "o.csv", SMALL_COLUMNS, small_orders(1))
+    allowed, elsewhere = tmp_path / "shared" / "decks", tmp_path / "elsewhere"
+    settings = BatchSettings(preview=False)
+    with redis_server(tmp_path) as url:
+        results: dict[Path, BatchSummary] = {}
+        runs = [
+            threading.Thread(
+                target=lambda out=out: results.__setitem__(
+                    out, run_batch(sheet, settings, RunOptions(out, queue_url=url))
+                )
+            )
+            for out in (allowed, elsewhere)
+        ]
+        for run in runs:
+            run.start()
+        wait_for(lambda: _queued(url) == 2, 30, "both batches enqueueing their deck")
+        log = tmp_path / "worker.log"
+        worker = start_worker(url, log, "--burst", "--only-into", str(tmp_path / "shared"))
+        try:
+            assert worker.wait(timeout=120) == 0, log.read_text()
+        finally:
+            stop(worker)
+        for run in runs:
+            run.join(timeout=30)
+            assert not run.is_alive()
+    (built,) = results[allowed].outcomes
+    assert built.status == "built"
+    check_complete(allowed / "deck-00")
+    (refused,) = results[elsewhere].outcomes
+    assert refused.status == "failed"
+    assert "refused by deckgen worker" in refused.reason
+    assert f"its output folder {elsewhere} is not inside {tmp_path / 'shared'}" in refused.reason
+    assert not elsewhere.exists()
