@@ -40,6 +40,8 @@ from deckgen.batch.settings import BatchSettings
 from deckgen.batch.wire import (
     JOB_FUNCTION,
     DataOnlySerializer,
+    inflate_text,
+    inflated_size_ok,
     job_data,
     job_from_data,
     job_identity,
@@ -190,8 +192,15 @@ class RefusedJobError(Exception):
     """A job on deckgen's queue that is not one of deckgen's deck builds."""
 
 
-def refusal(job: Job) -> str | None:
-    """Why a worker refuses ``job`` (None: it is a deck build it may run)."""
+def refusal(job: Job, only_into: Path | None = None) -> str | None:
+    """Why a worker refuses ``job`` (None: it is a deck build it may run).
+
+    With ``only_into``, a deck whose output folder is not that folder or inside it is
+    refused too.
+    """
+    unreadable = getattr(job, "unreadable", None)
+    if unreadable:
+        return str(unreadable)
     try:
         name, instance, args, kwargs = job.func_name, job.instance, job.args, job.kwargs
     except Exception:  # a pickle or other payload that is not JSON: it was not loaded
@@ -208,15 +217,46 @@ def refusal(job: Job) -> str | None:
             "its arguments are not one sweep variant"
         )  # fmt: skip
     try:
-        (job_from_data if name == JOB_FUNCTION else sweep_from_data)(args[0])
+        if name == SWEEP_FUNCTION:
+            sweep_from_data(args[0])
+            return None
+        _, _, out_dir = job_from_data(args[0])
     except ValueError as exc:
         return str(exc)
+    if only_into is not None and not Path(os.path.normpath(out_dir)).is_relative_to(only_into):
+        return f"its output folder {excerpt(out_dir, 120)} is not inside {only_into}"
     return None
 
 
 class DeckJob(Job):
     """An RQ job that can only be one of deckgen's: a deck build or a rules sweep
-    variant; no other function, no callbacks."""
+    variant; no other function, no callbacks.
+
+    A job record that cannot be read (a field that is no date, data that unpacks to
+    gigabytes) does not raise: the job is marked :attr:`unreadable`, and a worker
+    refuses it like any other job that is not a deck build.
+    """
+
+    unreadable: str | None = None
+
+    def restore(self, raw_data: Any) -> Any:
+        from rq.exceptions import NoSuchJobError
+
+        fields = {(k.decode() if isinstance(k, bytes) else str(k)): v for k, v in raw_data.items()}
+        problem = None
+        if not all(
+            inflated_size_ok(fields[name]) for name in ("data", "exc_info") if name in fields
+        ):
+            problem = "its record unpacks to more than a deckgen job holds"
+            fields = {k: v for k, v in fields.items() if k not in ("exc_info", "meta", "result")}
+            fields["data"] = b"null"
+        try:
+            super().restore(fields)
+        except NoSuchJobError:
+            raise
+        except Exception as exc:  # whatever a forged record makes RQ's reader raise
+            problem = problem or f"its record cannot be read ({first_line(exc)})"
+        self.unreadable = problem
 
     @property
     def func(self) -> Any:
@@ -271,7 +311,10 @@ def enqueue(
         key = DeckJob.key_for(job_id)
         if connection.hget(key, "status") in live:
             continue
-        connection.delete(key)
+        try:  # an ended job of an earlier run: out of its registries, then anew
+            _fetch(job_id, connection).delete()
+        except Exception:  # a record RQ cannot read: drop it as it is
+            connection.delete(key)
         queue.enqueue(
             JOB_FUNCTION,
             data,
@@ -331,10 +374,16 @@ def _finished(job: Job, order: Order, out_dir: Path) -> Outcome:
 
 
 def _last_line(job: Job) -> str:
+    """The last line of the job's failure, read without trusting its size."""
+    import base64
+    import binascii
+
     try:
-        result = job.latest_result()
-        text = str(getattr(result, "exc_string", "") or "").strip()
-    except Exception:
+        entries = job.connection.xrevrange(f"rq:results:{job.id}", count=1)
+        fields = entries[0][1] if entries else None
+        raw = fields.get(b"exc_string", b"") if fields else b""
+        text = inflate_text(base64.b64decode(raw), 100_000).strip() if raw else ""
+    except (binascii.Error, ValueError, IndexError, AttributeError):
         text = ""
     return excerpt(text.splitlines()[-1], 300) if text else "no details"
 
@@ -421,8 +470,11 @@ def run_on_queue(
 # --- the worker side -----------------------------------------------------------------
 
 
-def make_worker(url: str, timing: WorkerTiming, *, insecure: bool = False) -> Any:
-    """An RQ worker on the deck queue that runs only deck builds, timed by ``timing``."""
+def make_worker(
+    url: str, timing: WorkerTiming, *, insecure: bool = False, only_into: Path | None = None
+) -> Any:
+    """An RQ worker on the deck queue that runs only deck builds, timed by ``timing``
+    (and, with ``only_into``, only decks whose output folder is inside that folder)."""
     from rq import Worker
     from rq.utils import now
 
@@ -434,7 +486,7 @@ def make_worker(url: str, timing: WorkerTiming, *, insecure: bool = False) -> An
             return int(min(remaining, self.job_monitoring_interval)) + grace
 
         def execute_job(self, job: Any, queue: Any) -> None:
-            problem = refusal(job)
+            problem = refusal(job, only_into)
             if problem is None:
                 self._deckgen_pid = os.getpid()
                 super().execute_job(job, queue)
@@ -493,12 +545,15 @@ def run_worker(
     quiet: bool = False,
     timing: WorkerTiming | None = None,
     insecure: bool = False,
+    only_into: Path | None = None,
 ) -> None:
     """Take deck jobs from the queue until stopped (or, with ``burst``, until it is empty)."""
     import logging
 
     from deckgen.batch.job import preload
 
-    worker = make_worker(url, timing or WorkerTiming(), insecure=insecure)
+    if only_into is not None:
+        only_into = Path(only_into).resolve()
+    worker = make_worker(url, timing or WorkerTiming(), insecure=insecure, only_into=only_into)
     preload()  # the work horses forked for the jobs inherit the drawing code
     worker.work(burst=burst, logging_level=logging.WARNING if quiet else logging.INFO)

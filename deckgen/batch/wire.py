@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import zlib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
+from deckgen.errors import SpecError, first_line
 
 JOB_FUNCTION = "deckgen.batch.rqueue.build_job"
 """The only function a deckgen worker runs."""
@@ -51,6 +53,25 @@ class DataOnlySerializer:
         if len(data) > MAX_PAYLOAD_BYTES:
             raise ValueError(f"{len(data):,} bytes is more than a deckgen job holds")
         return json.loads(data.decode("utf-8"))
+
+
+def inflated_size_ok(raw: bytes, limit: int = MAX_PAYLOAD_BYTES) -> bool:
+    """Whether ``raw`` (zlib-compressed, as RQ stores job fields, or plain) unpacks to at
+    most ``limit`` bytes; decided without unpacking more than that."""
+    try:
+        unpacked = zlib.decompressobj().decompress(raw, limit + 1)
+    except zlib.error:
+        return len(raw) <= limit
+    return len(unpacked) <= limit
+
+
+def inflate_text(raw: bytes, limit: int) -> str:
+    """A compressed (or plain) text field of RQ's, unpacked to at most ``limit`` bytes."""
+    try:
+        data = zlib.decompressobj().decompress(raw, limit)
+    except zlib.error:
+        data = raw[:limit]
+    return data.decode("utf-8", "replace")
 
 
 class _Data(BaseModel):
@@ -107,7 +128,14 @@ def job_data(order: Order, settings: BatchSettings, out_dir: Path) -> dict[str, 
         "settings": dataclasses.asdict(settings),
         "out_dir": str(out_dir.resolve()),
     }
-    data: dict[str, Any] = json.loads(json.dumps(record, allow_nan=False))
+    try:
+        data: dict[str, Any] = json.loads(json.dumps(record, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise SpecError(
+            f"row {order.row}'s deck holds a value that is not plain data ({first_line(exc)})",
+            where=order.sheet,
+            fix="write dates and times in its deck file as text",
+        ) from None
     JobData.model_validate(data)
     return data
 

@@ -112,14 +112,17 @@ def _parse(
             parser.Parse(b"", True)
     except _Refused as exc:
         raise exc.error from None
-    except expat.ExpatError as exc:
+    except (expat.ExpatError, LookupError, UnicodeError) as exc:  # LookupError: encoding
         raise _fail(
             path, f"the workbook's part '{excerpt(part)}' is not valid XML ({exc})"
         ) from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, OSError) as exc:
-        raise _fail(
-            path, f"the workbook's part '{excerpt(part)}' cannot be unpacked ({exc})"
-        ) from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, RuntimeError) as exc:
+        # a broken stream, an offset out of the file, an encrypted part
+        what = f"the workbook's part '{excerpt(part)}' cannot be unpacked ({exc})"
+        raise _fail(path, what) from None
+    except NotImplementedError as exc:  # a zip feature Python lacks (version, method)
+        what = f"the workbook's part '{excerpt(part)}' uses a zip feature deckgen cannot read"
+        raise _fail(path, f"{what} ({exc})") from None
 
 
 def _relations(book: zipfile.ZipFile, path: Path, owner: str) -> dict[str, tuple[str, str]]:
@@ -415,6 +418,8 @@ def read_xlsx_rows(
         book = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as exc:
         raise _fail(path, f"the file is not an Excel workbook ({exc})") from None
+    except NotImplementedError as exc:  # a zip feature Python lacks (version, method)
+        raise _fail(path, f"the workbook uses a zip feature deckgen cannot read ({exc})") from None
     with book:
         workbook = _Workbook(book, path)
         strings = _shared_strings(book, workbook.shared_part, path)

@@ -260,6 +260,14 @@ def worker_command(
             help="Seconds between looks for jobs whose worker died (they are then rebuilt).",
         ),
     ] = 30,
+    only_into: Annotated[
+        Path | None,
+        typer.Option(
+            "--only-into",
+            help="Build only decks whose output folder is this folder or inside it; refuse "
+            "other jobs (recommended: whoever can write to the Redis chooses the folder).",
+        ),
+    ] = None,
     insecure_redis: InsecureRedisOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -269,4 +277,11 @@ def worker_command(
     timing = WorkerTiming(
         check_every_s=check_every, heartbeat_s=min(10, check_every), grace_s=check_every
     )
-    run_worker(queue, burst=burst, quiet=quiet, timing=timing, insecure=insecure_redis)
+    run_worker(
+        queue,
+        burst=burst,
+        quiet=quiet,
+        timing=timing,
+        insecure=insecure_redis,
+        only_into=only_into,
+    )

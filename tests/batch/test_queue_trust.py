@@ -20,7 +20,7 @@ from batch_testkit import SMALL_COLUMNS, check_complete, small_orders, write_csv
 from redis_testkit import deckgen_command, needs_redis, redis_server, start_worker, stop, wait_for
 
 from deckgen.batch.outcome import BatchSummary
-from deckgen.batch.rqueue import QUEUE_NAME
+from deckgen.batch.rqueue import QUEUE_NAME, _fetch, _last_line
 from deckgen.batch.run import RunOptions, run_batch
 from deckgen.batch.settings import BatchSettings
 from deckgen.batch.wire import JOB_FUNCTION
@@ -70,7 +70,12 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
         # deckgen's function with arguments that are no order, and a callback
         odd = as_json.enqueue(JOB_FUNCTION, {"order": "x"})
         connection.hset(odd.key, "failure_callback_name", "os.system")
-        assert _queued(url) == 4
+        # records RQ's own reader chokes on: no date, data that unpacks to 40 MB
+        bad_date = as_json.enqueue(JOB_FUNCTION, {})
+        connection.hset(bad_date.key, "created_at", "not a date")
+        bomb = as_json.enqueue(JOB_FUNCTION, {})
+        connection.hset(bomb.key, "data", zlib.compress(b" " * 40_000_000))
+        assert _queued(url) == 6
 
         sheet = write_csv(tmp_path / "o.csv", SMALL_COLUMNS, small_orders(1))
         out = tmp_path / "out"
@@ -81,7 +86,7 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
             )
         )
         batch.start()
-        wait_for(lambda: _queued(url) == 5, 20, "the batch enqueueing its deck")
+        wait_for(lambda: _queued(url) == 7, 20, "the batch enqueueing its deck")
         log = tmp_path / "worker.log"
         worker = start_worker(url, log, "--burst")
         try:
@@ -90,9 +95,14 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
             stop(worker)
         batch.join(timeout=30)
         assert not batch.is_alive(), "the batch never saw its deck built"
+        refused = _fetch(odd.id, connection)
+        assert refused.get_status() == "failed"
+        assert "refused by deckgen worker" in _last_line(refused)
     text = log.read_text()
     assert [m.name for m in markers if m.exists()] == [], f"a forged job ran code:\n{text}"
-    assert text.count("refused job") == 4, text
+    assert text.count("refused job") == 6, text
+    assert "its record cannot be read" in text
+    assert "unpacks to more than a deckgen job holds" in text
     assert "names the function 'os.system'" in text
     assert "Traceback" not in text
     assert PASSWORD not in text
@@ -218,3 +228,39 @@ def test_a_report_of_a_deck_that_is_not_there_is_a_failure(tmp_path: Path) -> No
     assert "holds no deck built from these inputs" in judged.reason
     other = Outcome(order.row + 1, "someone-else", "built", folder=elsewhere)
     assert _believed(other, order, tmp_path / "asked", "job-1").status == "failed"
+
+
+def test_a_worker_with_only_into_refuses_decks_for_other_folders(tmp_path: Path) -> None:
+    sheet = write_csv(tmp_path / "o.csv", SMALL_COLUMNS, small_orders(1))
+    allowed, elsewhere = tmp_path / "shared" / "decks", tmp_path / "elsewhere"
+    settings = BatchSettings(preview=False)
+    with redis_server(tmp_path) as url:
+        results: dict[Path, BatchSummary] = {}
+        runs = [
+            threading.Thread(
+                target=lambda out=out: results.__setitem__(
+                    out, run_batch(sheet, settings, RunOptions(out, queue_url=url))
+                )
+            )
+            for out in (allowed, elsewhere)
+        ]
+        for run in runs:
+            run.start()
+        wait_for(lambda: _queued(url) == 2, 30, "both batches enqueueing their deck")
+        log = tmp_path / "worker.log"
+        worker = start_worker(url, log, "--burst", "--only-into", str(tmp_path / "shared"))
+        try:
+            assert worker.wait(timeout=120) == 0, log.read_text()
+        finally:
+            stop(worker)
+        for run in runs:
+            run.join(timeout=30)
+            assert not run.is_alive()
+    (built,) = results[allowed].outcomes
+    assert built.status == "built"
+    check_complete(allowed / "deck-00")
+    (refused,) = results[elsewhere].outcomes
+    assert refused.status == "failed"
+    assert "refused by deckgen worker" in refused.reason
+    assert f"its output folder {elsewhere} is not inside {tmp_path / 'shared'}" in refused.reason
+    assert not elsewhere.exists()

@@ -4,22 +4,26 @@ A workbook is a zip of XML parts, so each test writes the few parts it needs wit
 :mod:`zipfile`: a sheet that claims the whole grid, millions of rows, a cell in the
 last column, a DTD with an entity, a part whose unpacked size is a lie. Every one is
 read in a child process under a memory and time limit (:func:`run_bounded`): it is
-read in bounded memory, or refused with one clear paragraph and exit 2.
+read in bounded memory, or refused with one clear paragraph and exit 2. Hypothesis
+mangles a sheet's XML and the zip's bytes: read, or refused as a user error.
 """
 
 from __future__ import annotations
 
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import deckgen.batch.sheet
 from deckgen.batch.sheet import MAX_COLUMNS, MAX_ROWS, read_sheet
 from deckgen.cli import app
-from deckgen.errors import SpecError
-from tests.hostile.contract import assert_clean_error, assert_refused, run_bounded
+from deckgen.errors import DeckgenError, SpecError
+from tests.hostile.contract import assert_clean_error, assert_refused, examples, run_bounded
 
 WARM = (deckgen.batch.sheet,)
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -196,3 +200,59 @@ def test_an_xlsx_that_is_not_xml_or_not_a_zip_is_one_clear_error(tmp_path: Path)
     kind, message = _read(text)
     assert kind == "refused"
     assert "not an Excel workbook" in str(message)
+
+
+TOKENS = [
+    "<",
+    ">",
+    "&",
+    '"',
+    "</row>",
+    "<row>",
+    '<row r="0">',
+    '<c r="ZZZZ9">',
+    '<c t="s"><v>99</v></c>',
+    '<c t="b"><v>2</v></c>',
+    '<c t="n"><v>1e999</v></c>',
+    "<v>",
+    "</v>",
+    "<is><t>",
+    "</t></is>",
+    "<!DOCTYPE x>",
+    "&amp;",
+    "&#0;",
+    "\x00",
+    "\ud800",
+    "9" * 30,
+]
+
+
+@st.composite
+def _mutated_sheet(draw: st.DrawFn) -> str:
+    text = _sheet(_row(2) + _row(3))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        if draw(st.booleans()):
+            text = text[:at] + draw(st.sampled_from(TOKENS)) + text[at:]
+        else:
+            text = text[:at] + text[at + draw(st.integers(1, 40)) :]
+    return text
+
+
+@settings(max_examples=examples(60, 3000), deadline=None)
+@given(sheet=_mutated_sheet(), flip=st.one_of(st.none(), st.integers(0, 10_000)))
+def test_mangled_workbooks_are_read_or_refused(sheet: str, flip: int | None) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "o.xlsx"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+            book.writestr("xl/workbook.xml", WORKBOOK)
+            book.writestr("xl/_rels/workbook.xml.rels", WORKBOOK_RELS)
+            book.writestr("xl/worksheets/sheet1.xml", sheet.encode("utf-8", "surrogatepass"))
+        if flip is not None:
+            raw = bytearray(path.read_bytes())
+            raw[flip % len(raw)] ^= 0x55
+            path.write_bytes(bytes(raw))
+        try:
+            read_sheet(path)
+        except DeckgenError as exc:
+            assert_clean_error(exc.message())
