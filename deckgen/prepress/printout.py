@@ -31,6 +31,7 @@ from deckgen.errors import InputError
 from deckgen.prepress.imposition import SheetOptions, layout_for
 from deckgen.prepress.preflight import PreflightReport, PreflightRules, preflight_pdf
 from deckgen.prepress.presets import SheetSettings, VendorPreset
+from deckgen.prepress.sourcedate import pdf_date
 from deckgen.progress import CollectingReporter, Reporter
 
 if TYPE_CHECKING:
@@ -66,6 +67,14 @@ class PrintOptions:
     ink_map: Path | None = None
     """Where to write the ink map PNG of a CMYK job (default: ``ink-map.png`` in the
     output folder when print files are made)."""
+    card_pdfs: bool = False
+    """Also one PDF per card (``cards/``), whatever the preset's own outputs."""
+    language: str = "en"
+    """The language of the proof sheet (the deck's language: ``de`` or ``en``)."""
+    source_epoch: int | None = None
+    """The creation date of the print files in seconds since 1970
+    (:func:`deckgen.prepress.sourcedate.source_epoch` of the deck's inputs); ``None``
+    keeps the card PDFs' own date."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +97,10 @@ class PrintResult:
     ink_map: Path | None = None
     broken: list[RuleBreak] = field(default_factory=list)
     """Rules of the preset the deck breaks (made anyway with ``force``)."""
+    upload_count: int | None = None
+    """Pages of the fronts and backs PDFs (the vendor's card count), when made."""
+    upload_blanks: int = 0
+    """White cards among them."""
 
 
 MAX_BACK_OFFSET_MM = 6.0
@@ -142,7 +155,9 @@ def planned_outputs(options: PrintOptions) -> list[str]:
         wanted.add("sheets")
     if options.png:
         wanted.add("card-pngs")
-    order = ["card-pngs", "card-pdfs", "interleaved-pdf", "sheets"]
+    if options.card_pdfs:
+        wanted.add("card-pdfs")
+    order = ["card-pngs", "card-pdfs", "fronts-backs-pdf", "interleaved-pdf", "sheets"]
     return [o for o in order if o in wanted]
 
 
@@ -247,6 +262,9 @@ def make_print_outputs(
             result.files += _blank_pngs(folder / "png", preset, len(labels), reporter)
 
     flavour = preset.pdfx if preset is not None and result.cmyk else "none"
+    upload = None
+    if "fronts-backs-pdf" in outputs:
+        upload = _upload_plan(labels, preset)  # refuses a deck too big before any work
     if result.cmyk:
         from deckgen.prepress.cmyk import convert_pdf
 
@@ -259,33 +277,54 @@ def make_print_outputs(
             reporter.advance()
         reporter.finish()
     title = _title(cards_pdf)
-    if flavour != "none":
-        from deckgen.prepress.pdfx import make_pdfx
+    deck_name = title.rsplit(": ", 1)[0] if ": " in title else title
+    created = pdf_date(options.source_epoch) if options.source_epoch is not None else None
+    titles: dict[Path, str] = {}
 
+    def finish(pdf: pikepdf.Pdf, target: Path) -> None:
+        """The flavour, output intent and metadata of every print file: its own title,
+        IDs and the deck's source date."""
+        from deckgen.prepress.iccprofile import add_output_intent
+        from deckgen.prepress.pdfx import make_pdfx, set_metadata
+
+        name = (
+            target.relative_to(folder).as_posix() if target.is_relative_to(folder) else target.name
+        )
+        own_title = titles.get(target, f"{deck_name}: {target.stem}")
+        if flavour != "none":
+            if "/Title" in pdf.docinfo:
+                del pdf.docinfo["/Title"]
+            make_pdfx(pdf, flavour, title=own_title, file_name=name, created=created)
+            return
+        if result.cmyk:
+            add_output_intent(pdf)
+        set_metadata(pdf, title=own_title, file_name=name, created=created)
+
+    titles[cards_pdf] = f"{deck_name}: card fronts"
+    titles[back_pdf] = f"{deck_name}: card back"
+    if result.cmyk:
         for path in (cards_pdf, back_pdf):
             with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-                make_pdfx(pdf, flavour, title=title)
+                finish(pdf, path)
                 save_pdf(pdf, path)
         result.pdfx = flavour
-
-    def finish(pdf: pikepdf.Pdf) -> None:
-        from deckgen.prepress.iccprofile import add_output_intent
-        from deckgen.prepress.pdfx import make_pdfx
-
-        if flavour != "none":
-            make_pdfx(pdf, flavour, title=title)
-        elif result.cmyk:
-            add_output_intent(pdf)
 
     if "card-pdfs" in outputs:
         from deckgen.prepress.cardfiles import split_cards
 
         names = _names(labels, preset, "pdf")
+        targets = [folder / "cards" / n for n in names]
+        back_target = folder / "cards" / _back_name(preset, "pdf")
+        for number, (card_target, label) in enumerate(zip(targets, labels, strict=True), 1):
+            titles[card_target] = (
+                f"{deck_name}: card {number} of {len(labels)}, {_card_names([label])[0]}"
+            )
+        titles[back_target] = f"{deck_name}: card back"
         written = split_cards(
             cards_pdf,
             back_pdf,
-            [folder / "cards" / n for n in names],
-            folder / "cards" / _back_name(preset, "pdf"),
+            targets,
+            back_target,
             crop_marks=preset.crop_marks if preset else False,
             colour_space="cmyk" if result.cmyk else "rgb",
             finish=finish,
@@ -293,10 +332,41 @@ def make_print_outputs(
         )
         result.files += [PrintFile(f"cards/{p.name}", "card-pdf", 1) for p in written]
 
+    if upload is not None and preset is not None:
+        from deckgen.prepress.cardfiles import fronts_and_backs
+
+        fronts, backs, count = upload
+        fronts_target = folder / f"{preset.fronts_file}.pdf"
+        backs_target = folder / f"{preset.backs_file}.pdf"
+        blanks = count - len(fronts)
+        extra = f", {blanks} blank" if blanks else ""
+        titles[fronts_target] = f"{deck_name}: card fronts for {preset.name}, {count} pages{extra}"
+        titles[backs_target] = f"{deck_name}: card backs for {preset.name}, {count} pages{extra}"
+        fronts_and_backs(
+            cards_pdf,
+            back_pdf,
+            fronts,
+            backs,
+            count,
+            fronts_target,
+            backs_target,
+            finish=finish,
+        )
+        result.files.append(PrintFile(fronts_target.name, "fronts-pdf", count))
+        result.files.append(PrintFile(backs_target.name, "backs-pdf", count))
+        result.upload_count = count
+        result.upload_blanks = blanks
+        if blanks:
+            reporter.warn(
+                f"{preset.name} prints {count} cards: {blanks} white cards fill this deck "
+                f"of {len(fronts)} in {fronts_target.name} and {backs_target.name}"
+            )
+
     if "interleaved-pdf" in outputs:
         from deckgen.prepress.cardfiles import interleave_back_front
 
         name = f"{preset.interleaved_file if preset else 'deck-back-front'}.pdf"
+        titles[folder / name] = f"{deck_name}: backs and fronts, each back before its front"
         interleave_back_front(cards_pdf, back_pdf, folder / name, finish=finish)
         result.files.append(PrintFile(name, "back-front-pdf", 2 * pages))
 
@@ -310,8 +380,8 @@ def make_print_outputs(
         imposed = impose_sheets(cards_pdf, back_pdf, sheet_options, reporter=reporter)
         duplex = "DuplexFlipLongEdge" if sheet_options.duplex == "long" else "DuplexFlipShortEdge"
         imposed.pdf.Root.ViewerPreferences.Duplex = pikepdf.Name("/" + duplex)
-        if result.cmyk:
-            finish(imposed.pdf)
+        titles[folder / "sheets.pdf"] = f"{deck_name}: sheets for duplex printing"
+        finish(imposed.pdf, folder / "sheets.pdf")
         save_pdf(imposed.pdf, folder / "sheets.pdf")
         result.cards_per_sheet = imposed.layout.per_sheet
         result.files.append(PrintFile("sheets.pdf", "sheets", 2 * imposed.sheets))
@@ -437,6 +507,20 @@ def _blank_pngs(
         f"deck of {cards}"
     )
     return out
+
+
+def _upload_plan(
+    labels: Sequence[str], preset: VendorPreset | None
+) -> tuple[list[int], list[int | None], int]:
+    """Which card page is on each front and each back of the fronts/backs upload
+    (``None``: the common back), and the vendor's card count to pad to."""
+    if preset is None:
+        raise ValueError("the fronts and backs PDFs need a vendor preset")
+    fronts, backs = preset.upload_cards(labels)
+    index = {label: i for i, label in enumerate(labels)}
+    front_pages = list(range(len(fronts)))
+    back_pages: list[int | None] = [None if b == "back" else index[b] for b in backs]
+    return front_pages, back_pages, preset.deck_size_for(len(fronts))
 
 
 def _title(cards_pdf: Path) -> str:
