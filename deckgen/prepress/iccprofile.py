@@ -1,5 +1,10 @@
-"""The CMYK output profile deckgen ships (FOGRA39, coated offset), and the PDF/X output
-intent that embeds it: one place that names both."""
+"""The colour profiles deckgen ships, and the PDF/X output intent that embeds the CMYK
+one: one place that names them.
+
+- the CMYK output profile (FOGRA39, coated offset) of every CMYK file;
+- ``sRGB.icc``: the sRGB profile embedded in every PNG a vendor gets (an ``iCCP``
+  chunk), so that the shop knows the pixels are sRGB instead of guessing.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,20 @@ if TYPE_CHECKING:
 OUTPUT_CONDITION = "FOGRA39"
 OUTPUT_CONDITION_INFO = "Coated offset, ISO 12647-2:2004/Amd 1 (FOGRA39)"
 REGISTRY = "http://www.color.org"
+
+
+SRGB_NAME = "sRGB"
+
+
+def srgb_profile_path() -> Path:
+    """The sRGB profile (icc-profiles-free, zlib licence; see ``icc/README.md``)."""
+    return icc_dir() / "sRGB.icc"
+
+
+@lru_cache(maxsize=1)
+def srgb_profile() -> bytes:
+    """The bytes of the shipped sRGB profile."""
+    return srgb_profile_path().read_bytes()
 
 
 def profile_path() -> Path:

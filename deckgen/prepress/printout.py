@@ -496,7 +496,9 @@ def _blank_pngs(
     import io
 
     buffer = io.BytesIO()
-    Image.new("RGB", preset.png_size_px, (255, 255, 255)).save(buffer, "PNG", dpi=(preset.dpi,) * 2)
+    from deckgen.prepress.pngwrite import png_bytes
+
+    buffer.write(png_bytes(Image.new("RGB", preset.png_size_px, (255, 255, 255)), preset.dpi))
     out = []
     for number in range(cards + 1, size + 1):
         name = preset.card_file_name(number, "blank", "png")
