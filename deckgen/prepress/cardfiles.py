@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
-from deckgen.prepress.marks import crop_marks_ops
+from deckgen.prepress.marks import crop_marks_ops, registration_resources
 from deckgen.prepress.pdfout import save_pdf
 from deckgen.prepress.sheetlayout import SheetLayout
 from deckgen.progress import Reporter
@@ -28,8 +28,10 @@ from deckgen.units import MM_PER_PT
 if TYPE_CHECKING:
     import pikepdf
 
-SLUG_MM = 7.0
-"""Extra paper around the bleed of a per-card file that carries crop marks."""
+SLUG_MM = 8.5
+"""Extra paper around the bleed of a per-card file that carries crop marks: room for
+full marks (3 mm from the trim or 0.5 mm beyond the bleed, 5 mm long, 3 mm inside the
+paper edge) around a 3 mm bleed."""
 
 
 def _set_boxes(page: pikepdf.Page) -> None:
@@ -83,7 +85,9 @@ def _single(src: pikepdf.Pdf, index: int, *, marks: bool, cmyk: bool) -> pikepdf
         CropBox=media,
         BleedBox=bleed_box,
         TrimBox=trim_box,
-        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=form_ref)),
+        Resources=pikepdf.Dictionary(
+            XObject=pikepdf.Dictionary(Card=form_ref), ColorSpace=registration_resources(out)
+        ),
         Contents=out.make_stream(content.encode("ascii")),
     )
     out.pages.append(pikepdf.Page(new_page))

@@ -393,6 +393,12 @@ def make_print_outputs(
             f"sheets: {imposed.layout.per_sheet} cards a sheet on {sheet_options.paper}, "
             f"{imposed.sheets} sheets, duplex {sheet_options.duplex} edge"
         )
+        if sheet_options.marks == "crop":
+            from deckgen.prepress.marks import marks_note
+
+            note = marks_note(imposed.layout, margin_mm=sheet_options.margin_mm)
+            if note is not None:
+                reporter.warn(f"sheets.pdf: {note}")
 
     if options.preflight:
         rules = PreflightRules(
