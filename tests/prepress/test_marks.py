@@ -5,6 +5,7 @@ is not), in registration colour (a Separation named All), read back from the PDF
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pytest
@@ -24,7 +25,8 @@ def _stroked_lines(pdf: pikepdf.Pdf, page: pikepdf.Page) -> list[tuple[str, tupl
     stack: list[str] = []
     start: tuple[float, float] | None = None
     path: list[tuple[float, ...]] = []
-    for operands, operator in pikepdf.parse_content_stream(page):
+    instructions: list[Any] = list(pikepdf.parse_content_stream(page))
+    for operands, operator in instructions:
         op = str(operator)
         if op == "q":
             stack.append(space)
@@ -79,8 +81,8 @@ def test_marks_stay_printable_and_are_registration(
         # outside the grid's bleed, at least 0.5 mm
         outside = max(gx0 - max(x0, x1), min(x0, x1) - gx1, gy0 - max(y0, y1), min(y0, y1) - gy1)
         assert outside >= 0.5 - 1e-3, f"a mark touches the bleed ({outside:.2f} mm)"
-    space = pdf.pages[0].obj.Resources.ColorSpace
-    separation = next(iter(space.values()))
+    resources = pdf.pages[0].obj.Resources.ColorSpace
+    separation = next(iter(resources.values()))
     assert separation[0] == "/Separation"
     assert separation[1] == "/All"
     note = marks_note(lay, margin_mm=options.margin_mm)

@@ -40,4 +40,4 @@ def test_every_png_carries_the_srgb_profile(poker: Path, tmp_path: Path, preset:
             assert profile == shipped, f"{path.name} has no sRGB profile"
             parsed = ImageCms.ImageCmsProfile(io.BytesIO(profile))
             assert parsed.profile.xcolor_space.strip() == "RGB"
-            assert "sRGB" in parsed.profile.profile_description
+            assert "sRGB" in str(parsed.profile.profile_description)
