@@ -502,7 +502,41 @@ def _flattened_image(
     stream.ColorSpace = pikepdf.Name.DeviceCMYK
     stream.BitsPerComponent = 8
     stream.Filter = pikepdf.Name.FlateDecode
+    stencil = _stencil(pdf, placement.image, width, height)
+    if stencil is not None:
+        stream.Mask = stencil
     return stream
+
+
+def _stencil(pdf: pikepdf.Pdf, image: Any, width: int, height: int) -> Any:
+    """A 1-bit explicit mask (PDF 1.3, allowed in PDF/X-1a) that leaves out every pixel
+    where the picture's soft mask is fully transparent: there the page beneath stays
+    what it was (vectors stay vectors), so the flattened box leaves no seam; only where
+    the picture shows are the rendered pixels drawn. ``None`` if nothing is clear."""
+    import pikepdf
+    from PIL import Image
+
+    smask = image.get("/SMask")
+    try:
+        alpha = pikepdf.PdfImage(smask).as_pil_image().convert("L")
+    except (pikepdf.PdfError, NotImplementedError, ValueError):
+        return None
+    # BOX keeps any pixel the picture touches at all (partly covered pixels are drawn:
+    # the rendering holds the picture over what lies beneath)
+    covered = alpha.resize((width, height), Image.Resampling.BOX)
+    if covered.getextrema()[0] > 0:
+        return None  # opaque everywhere: no mask needed
+    clear = covered.point(lambda v: 255 if v == 0 else 0).convert("1")
+    mask = pdf.make_stream(zlib.compress(clear.tobytes(), 9))
+    mask.Type = pikepdf.Name.XObject
+    mask.Subtype = pikepdf.Name.Image
+    mask.Width = width
+    mask.Height = height
+    mask.ImageMask = True
+    mask.BitsPerComponent = 1
+    mask.Decode = pikepdf.Array([0, 1])
+    mask.Filter = pikepdf.Name.FlateDecode
+    return pdf.make_indirect(mask)
 
 
 def _drop_groups(pdf: pikepdf.Pdf) -> None:
