@@ -524,7 +524,8 @@ def _stencil(pdf: pikepdf.Pdf, image: Any, width: int, height: int) -> Any:
     # BOX keeps any pixel the picture touches at all (partly covered pixels are drawn:
     # the rendering holds the picture over what lies beneath)
     covered = alpha.resize((width, height), Image.Resampling.BOX)
-    if covered.getextrema()[0] > 0:
+    lowest = covered.getextrema()[0]
+    if isinstance(lowest, int | float) and lowest > 0:
         return None  # opaque everywhere: no mask needed
     clear = covered.point(lambda v: 255 if v == 0 else 0).convert("1")
     mask = pdf.make_stream(zlib.compress(clear.tobytes(), 9))
