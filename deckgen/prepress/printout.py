@@ -438,7 +438,48 @@ def make_print_outputs(
             from deckgen.prepress.contract import enforce
 
             result.broken = enforce(report, preset, force=options.force, reporter=reporter)
+    if outputs and preset is not None:
+        _write_proof(folder, labels, options, result, deck_name, created)
     return result
+
+
+def _write_proof(
+    folder: Path,
+    labels: Sequence[str],
+    options: PrintOptions,
+    result: PrintResult,
+    deck_name: str,
+    created: str | None,
+) -> None:
+    """``proof.pdf``: every card, the back, trim and safe lines, the count, the checks."""
+    from deckgen.prepress.pdfout import save_pdf
+    from deckgen.prepress.proof import TEXT, ProofFacts, proof_document
+
+    preset = options.preset
+    assert preset is not None
+    fronts, _ = preset.upload_cards(labels)
+    printed = result.upload_count or preset.deck_size_for(len(fronts))
+    facts = ProofFacts(
+        deck_name=deck_name,
+        labels=tuple(labels),
+        printed=printed,
+        blanks=printed - len(fronts),
+        imprint_on_cover_back=len(fronts) < len(labels),
+        language=options.language,
+    )
+    target = folder / "proof.pdf"
+    words = TEXT.get(options.language, TEXT["en"])
+    title = f"{deck_name}: {words['title']}"
+    with proof_document(
+        folder / "cards.pdf", folder / "back.pdf", facts, preset, result.preflight
+    ) as pdf:
+        if "/OutputIntents" in pdf.Root:
+            del pdf.Root["/OutputIntents"]
+        from deckgen.prepress.pdfx import set_metadata
+
+        set_metadata(pdf, title=title, file_name=target.name, created=created)
+        save_pdf(pdf, target)
+    result.files.append(PrintFile(target.name, "proof", 1))
 
 
 def _picture_findings(
