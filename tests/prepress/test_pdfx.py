@@ -37,7 +37,8 @@ def _gs_errors(path: Path) -> str:
 
 
 def _vendor_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.pdf"))
+    """The files for the press (proof.pdf is for the customer's screen)."""
+    return sorted(p for p in folder.rglob("*.pdf") if p.name != "proof.pdf")
 
 
 def test_meinspiel_files_are_pdfx4(ms_build: Path) -> None:
