@@ -146,7 +146,8 @@ def _blank_page(pdf: pikepdf.Pdf, like: pikepdf.Page) -> pikepdf.Page:
         BleedBox=media,
         TrimBox=trim,
         Resources=pikepdf.Dictionary(),
-        Contents=pdf.make_stream(b""),
+        Contents=pdf.make_stream(b"q Q\n"),  # nothing printed (an empty stream would
+        # be saved as an empty Flate stream, which Ghostscript cannot read)
     )
     return pikepdf.Page(pdf.make_indirect(page))
 

@@ -79,7 +79,7 @@ def test_smaller_set_is_padded_with_white_pages(double6: Path, tmp_path: Path) -
         assert len(fronts.pages) == len(backs.pages) == 37
         for pdf in (fronts, backs):
             for page in pdf.pages[29:]:
-                assert _content(page).strip() == b"", "a card not needed is a white page"
+                assert _content(page).strip() in (b"", b"q Q"), "a card not needed is white"
             for page in pdf.pages[:29]:
                 assert _content(page).strip() != b""
 
