@@ -118,11 +118,18 @@ def _info_text(pdf: pikepdf.Pdf, key: str, default: str = "") -> str:
     return str(value) if value is not None else default
 
 
-def set_output_intent(pdf: pikepdf.Pdf) -> None:
-    """The GTS_PDFX OutputIntent with the shipped FOGRA39 profile (ISO 15930, 6.2.4)."""
+def set_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
+    """The GTS_PDFX OutputIntent (ISO 15930, 6.2.4): with ``profile``, or the one the
+    CMYK conversion embedded, or the shipped FOGRA39 profile."""
     from deckgen.prepress.iccprofile import add_output_intent
 
-    add_output_intent(pdf)
+    if profile is None:
+        intents = pdf.Root.get("/OutputIntents")
+        if intents is not None and any(
+            i.get("/S") == "/GTS_PDFX" and "/DestOutputProfile" in i for i in intents
+        ):
+            return
+    add_output_intent(pdf, profile)
 
 
 def set_info(
@@ -606,18 +613,20 @@ def make_pdfx(
     title: str = "deckgen",
     file_name: str = "",
     created: str | None = None,
+    profile: Path | None = None,
 ) -> PdfxVariant:
     """Make ``pdf`` (already CMYK) a PDF/X file of ``flavour``; save it with
     :func:`deckgen.prepress.pdfout.save_pdf`, which writes the version the flavour needs.
 
     ``file_name`` (the name it is saved as) goes into its XMP document and instance
-    IDs; ``created`` (a PDF date) replaces its creation and modification dates."""
+    IDs; ``created`` (a PDF date) replaces its creation and modification dates;
+    ``profile`` is the output intent's (default: the one it has, else FOGRA39)."""
     variant = variant_for(flavour)
     if not variant.transparency:
         flatten_transparency(pdf)
     set_boxes(pdf)
     drop_annotations(pdf)
-    set_output_intent(pdf)
+    set_output_intent(pdf, profile)
     set_info(pdf, variant, title=title, created=created)
     set_xmp(pdf, variant, file_name=file_name)
     return variant

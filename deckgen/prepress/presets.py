@@ -36,6 +36,7 @@ Duplex = Literal["long", "short"]
 Marks = Literal["crop", "cut", "none"]
 ColourSpace = Literal["rgb", "cmyk"]
 PdfX = Literal["none", "x4", "x1a"]
+OutputProfile = Literal["fogra39", "swop-tr003"]
 Output = Literal[
     "cards-pdf",
     "card-pdfs",
@@ -106,6 +107,11 @@ class VendorPreset(BaseModel):
     colour_space: ColourSpace = "rgb"
     crop_marks: bool = Field(default=False, description="crop marks on per-card PDF files")
     max_ink_percent: float = Field(default=300.0, ge=100, le=400)
+    output_profile: OutputProfile = Field(
+        default="fogra39",
+        description="the CMYK printing condition: its profile converts the colours and is "
+        "the output intent (icc/README.md)",
+    )
     pdfx: PdfX = Field(
         default="none", description="PDF/X flavour of the CMYK files: x4, x1a or none"
     )

@@ -262,6 +262,9 @@ def make_print_outputs(
             result.files += _blank_pngs(folder / "png", preset, len(labels), reporter)
 
     flavour = preset.pdfx if preset is not None and result.cmyk else "none"
+    from deckgen.prepress.iccprofile import profile_path
+
+    profile = profile_path(preset.output_profile if preset is not None else "fogra39")
     upload = None
     if "fronts-backs-pdf" in outputs:
         upload = _upload_plan(labels, preset)  # refuses a deck too big before any work
@@ -271,7 +274,7 @@ def make_print_outputs(
         reporter.start("converting to CMYK", 2)
         max_ink = preset.max_ink_percent if preset else None
         for path in (cards_pdf, back_pdf):
-            converted = convert_pdf(path, path, max_ink_percent=max_ink)
+            converted = convert_pdf(path, path, profile=profile, max_ink_percent=max_ink)
             for problem in converted.left_rgb:
                 reporter.warn(f"{path.name}: {problem}")
             reporter.advance()
@@ -294,10 +297,12 @@ def make_print_outputs(
         if flavour != "none":
             if "/Title" in pdf.docinfo:
                 del pdf.docinfo["/Title"]
-            make_pdfx(pdf, flavour, title=own_title, file_name=name, created=created)
+            make_pdfx(
+                pdf, flavour, title=own_title, file_name=name, created=created, profile=profile
+            )
             return
         if result.cmyk:
-            add_output_intent(pdf)
+            add_output_intent(pdf, profile)
         set_metadata(pdf, title=own_title, file_name=name, created=created)
 
     titles[cards_pdf] = f"{deck_name}: card fronts"
