@@ -6,8 +6,8 @@ the safe rectangle's corner would poke out of that rounding. Takes the index's i
 size and the radius; gives how far from the safe corner, along both edges, the box's
 outer corner must sit, so that it lies inside the rounded corner.
 
->>> round(corner_inset(5.0 * 72 / 25.4) * 25.4 / 72, 3)   # a 5 mm radius: 1.464 mm
-1.464
+>>> round(corner_inset(5.0 * 72 / 25.4) * 25.4 / 72, 3)   # 5 mm radius: 1.464 mm + EPS_PT
+1.482
 >>> corner_inset(0.0)
 0.0
 """

@@ -81,8 +81,10 @@ def mark_span(room_mm: float, bleed_mm: float, edge: float) -> tuple[float, floa
     ``None`` when even a shortened mark finds no room. ``room_mm`` is the distance from
     the outermost trim line to the paper edge, ``bleed_mm`` the bleed kept there.
 
-    >>> mark_span(20.0, 3.0, 3.0)   # plenty of room: 3 mm offset, 5 mm long
+    >>> mark_span(20.0, 1.0, 3.0)   # plenty of room: 3 mm offset, 5 mm long
     (3.0, 8.0)
+    >>> mark_span(20.0, 3.0, 3.0)   # a 3 mm bleed: from 0.5 mm beyond it
+    (3.5, 8.5)
     >>> mark_span(9.0, 1.0, 3.0)    # shortened to 3 mm
     (3.0, 6.0)
     >>> mark_span(6.35, 0.5, 3.0)   # 2 mm long, moved closer to the bleed
