@@ -299,6 +299,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
     for p in presets:
         names = {
             "card-pdfs": "a PDF per card",
+            "fronts-backs-pdf": "fronts PDF + backs PDF",
             "card-pngs": "a PNG per card",
             "interleaved-pdf": "back/front PDF",
             "sheets": f"sheets {p.sheet.paper if p.sheet else ''}".strip(),
