@@ -93,3 +93,23 @@ def test_larger_set_is_refused_with_the_reason(tmp_path: Path) -> None:
     assert "56 cards" in text, text
     assert "36 cards + cover" in text, text
     assert not (tmp_path / "fronts.pdf").exists()
+
+
+def test_per_card_pdfs_stay_available_on_request(tmp_path: Path) -> None:
+    """``--card-pdfs`` adds one PDF per card (and the back) to MeinSpiel's two files."""
+    from typer.testing import CliRunner
+
+    from deckgen.cli import app
+    from deckgen.deck.starter import StarterCard, starter_toml
+
+    deck = tmp_path / "deck.toml"
+    deck.write_text(starter_toml("Few", "double-2", 2, StarterCard()), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["deck", "build", str(deck), "--preset", "meinspiel", "--out", str(out), "-q"]
+    result = CliRunner().invoke(app, [*args, "--card-pdfs"])
+    assert result.exit_code == 0, result.output
+    assert (out / "fronts.pdf").is_file()
+    per_card = sorted(p.name for p in (out / "cards").glob("*.pdf"))
+    assert len(per_card) == 6 + 2 + 1  # 6 tiles, cover, imprint, the back
+    assert per_card[0] == "001-cover.pdf"
+    assert per_card[-1] == "back.pdf"
