@@ -244,11 +244,11 @@ class VendorPreset(BaseModel):
                 return size
         sizes = ", ".join(str(n) for n in self.deck_sizes)
         raise InputError(
-            f"this deck has {cards} cards, but the card counts deckgen knows {self.name} "
-            f"to sell are {sizes} ({self.deck_sizes_source})",
+            f"this deck has {cards} cards, more than {self.name} prints: the card counts "
+            f"deckgen knows it to sell are {sizes}. Source: {self.deck_sizes_source}",
             where=f"preset {self.name}: deck_sizes",
-            fix="use a smaller set, or ask the shop for its count for a larger deck and "
-            "give it in a preset file of your own, or choose another vendor",
+            fix="use a smaller set, or ask the shop what it prints for a larger deck "
+            "(deckgen does not guess a card count), or choose another vendor",
         )
 
     def upload_cards(self, labels: Sequence[str]) -> tuple[list[str], list[str]]:
