@@ -390,9 +390,17 @@ def make_print_outputs(
         save_pdf(imposed.pdf, folder / "sheets.pdf")
         result.cards_per_sheet = imposed.layout.per_sheet
         result.files.append(PrintFile("sheets.pdf", "sheets", 2 * imposed.sheets))
-        write_calibration(
-            folder / "calibration.pdf", paper=sheet_options.paper, duplex=sheet_options.duplex
-        )
+        calibration = folder / "calibration.pdf"
+        write_calibration(calibration, paper=sheet_options.paper, duplex=sheet_options.duplex)
+        titles[calibration] = f"{deck_name}: duplex calibration page"
+        with pikepdf.open(calibration, allow_overwriting_input=True) as pdf:
+            pdf.docinfo[pikepdf.Name.Author] = pikepdf.String("deckgen")
+            from deckgen.prepress.pdfx import set_metadata
+
+            set_metadata(
+                pdf, title=titles[calibration], file_name=calibration.name, created=created
+            )
+            save_pdf(pdf, calibration)
         result.files.append(PrintFile("calibration.pdf", "calibration", 2))
         reporter.info(
             f"sheets: {imposed.layout.per_sheet} cards a sheet on {sheet_options.paper}, "

@@ -114,3 +114,20 @@ def test_a_bad_source_date_epoch_is_a_clear_error(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     with pytest.raises(InputError, match="SOURCE_DATE_EPOCH"):
         source_epoch([])
+
+
+def test_home_sheets_and_calibration_have_their_own_title_and_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764151200")
+    labels = deck_labels(2)
+    make_deck_pdfs(tmp_path, labels)
+    epoch = source_epoch([])
+    options = PrintOptions(preset=load_preset("home-a4"), force=True, source_epoch=epoch)
+    make_print_outputs(tmp_path, labels, options)
+    sheets, calibration = _meta(tmp_path / "sheets.pdf"), _meta(tmp_path / "calibration.pdf")
+    assert sheets["title"].endswith("sheets for duplex printing")
+    assert calibration["title"].endswith("duplex calibration page")
+    assert sheets["document"] != calibration["document"]
+    for meta in (sheets, calibration):
+        assert meta["created"] == "D:20251126100000+00'00'"
