@@ -62,6 +62,7 @@ TEXT: dict[str, dict[str, str]] = {
         "failed": "not met ({n}), printed on request",
         "not_run": "the checks were not run",
         "blank": "blank",
+        "home": "your own printer, sheets of {paper}",
         "sign": "Approved for print (signature, date):",
         "note": "Colours on screen and on paper differ; the shop prints from the files.",
     },
@@ -85,6 +86,7 @@ TEXT: dict[str, dict[str, str]] = {
         "failed": "nicht erfüllt ({n}), auf Wunsch gedruckt",
         "not_run": "die Prüfungen liefen nicht",
         "blank": "leer",
+        "home": "eigener Drucker, Bogen {paper}",
         "sign": "Zum Druck freigegeben (Unterschrift, Datum):",
         "note": "Farben am Bildschirm und auf Papier weichen ab; gedruckt wird aus den Dateien.",
     },
@@ -262,8 +264,12 @@ def _overlay(
         count += text["blanks"].format(blanks=facts.blanks)
     if facts.imprint_on_cover_back:
         count += text["cover_back"]
+    if preset.sheet is not None:
+        vendor = text["home"].format(paper=preset.sheet.paper)
+    else:  # the shop's name, as its preset's title begins
+        vendor = preset.title.split(":")[0]
     for label, value in (
-        (text["vendor"], f"{preset.title} ({preset.name})"),
+        (text["vendor"], f"{vendor} ({preset.name})"),
         (text["size"], size),
         (text["count"], count),
     ):

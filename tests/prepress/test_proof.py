@@ -27,7 +27,7 @@ def test_meinspiel_proof_shows_every_card_the_count_and_the_checks(ms_build: Pat
     assert "Proof for approval: Picture Domino" in text
     assert "38 cards in the deck; 37 printed cards" in text
     assert "imprint is printed on the back of the cover" in text
-    assert "meinspiel" in text
+    assert "MeinSpiel (meinspiel)" in text
     assert "59 x 91 mm, 3 mm bleed, 4 mm safe margin, 5 mm corners" in text
     assert "total ink: passed" in text
     assert "signature" in text
