@@ -40,9 +40,10 @@ if TYPE_CHECKING:
 
 CARD_FILE_PATTERN = "{number:03d}-{label}"
 DEFAULT_DPI = 300
-HOME_SHEET_BLEED_MM = 1.0
-"""Without a preset's sheet settings, cards keep this much bleed on a sheet when that
-fits more cards than their full bleed (nine poker cards on A4 instead of six)."""
+HOME_SHEET_BLEEDS_MM = (1.0, 0.5)
+"""Without a preset's sheet settings, cards keep this much bleed on a sheet (the first
+that fits the most) when that fits more cards than their full bleed: nine poker cards
+on A4 (1 mm) or US Letter (0.5 mm, with room for crop marks) instead of six."""
 
 
 @dataclass(frozen=True)
@@ -198,14 +199,20 @@ def _sheet_options(
 
     if preset_sheet is not None:
         return build(preset_sheet.bleed_mm)
-    full = build(None)
-    home = build(min(HOME_SHEET_BLEED_MM, card_bleed))
+    best = build(None)
     try:
-        full_count = layout_for(card_mm, card_bleed, full).per_sheet
+        best_count = layout_for(card_mm, card_bleed, best).per_sheet
     except InputError:
-        full_count = 0
-    home_count = layout_for(card_mm, card_bleed, home).per_sheet
-    return home if home_count > full_count else full
+        best_count = 0
+    for kept in HOME_SHEET_BLEEDS_MM:
+        home = build(min(kept, card_bleed))
+        try:
+            count = layout_for(card_mm, card_bleed, home).per_sheet
+        except InputError:
+            continue
+        if count > best_count:
+            best, best_count = home, count
+    return best
 
 
 def make_print_outputs(

@@ -117,3 +117,30 @@ def test_per_card_file_marks_are_registration(
             assert max(x0, x1) <= w - 3.0 + 1e-3
             assert max(y0, y1) <= h - 3.0 + 1e-3
             assert abs(x1 - x0) + abs(y1 - y0) == pytest.approx(5.0, abs=1e-3)
+
+
+def test_room_for_marks_keeps_nine_poker_cards_on_a4_and_letter() -> None:
+    """Marks inside the printable area cost no cards: without a preset, nine poker cards
+    still fit on A4 and on US Letter (keeping 0.5 mm of bleed there)."""
+    from deckgen.prepress.imposition import layout_for
+    from deckgen.prepress.printout import PrintOptions, _sheet_options
+
+    for paper in ("A4", "Letter"):
+        options = _sheet_options(PrintOptions(sheets=paper), (63.5, 88.9), 3.175)
+        layout = layout_for((63.5, 88.9), 3.175, options)
+        assert layout.per_sheet == 9, paper
+        assert mark_span_ok(layout, options.margin_mm), paper
+
+
+def mark_span_ok(layout: object, margin_mm: float) -> bool:
+    from deckgen.prepress.marks import mark_segments
+    from deckgen.prepress.sheetlayout import SheetLayout
+
+    assert isinstance(layout, SheetLayout)
+    segments = mark_segments(layout, margin_mm=margin_mm)
+    return bool(segments) and all(
+        min(x0, x1, y0, y1) >= 3.0 - 1e-6
+        and max(x0, x1) <= layout.paper_w_mm - 3.0 + 1e-6
+        and max(y0, y1) <= layout.paper_h_mm - 3.0 + 1e-6
+        for x0, y0, x1, y1 in segments
+    )
