@@ -22,6 +22,7 @@ invariants and the records work unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from deckgen.engine.layouts import Layout, TileTable
@@ -125,7 +126,7 @@ class Trains(Layout):
             m |= suit[self.ends[e]]
         return m
 
-    def moves(self, t: TileTable, hand: int) -> list[Move]:
+    def moves(self, t: TileTable, hand: int, kinds: Sequence[int] | None = None) -> list[Move]:
         """For each end the seat may use (own train, open trains, the Mexican Train, in
         end order; only the double's end while a double waits), the fitting tiles by
         deck index."""
