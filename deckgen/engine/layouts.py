@@ -83,6 +83,14 @@ class Layout:
         """Clause ids of the layout's own rules that decided something this round."""
         return set()
 
+    def someone_can_play(self, t: TileTable, hands: Sequence[int]) -> bool:
+        """After every player in turn had to pass and nothing can be drawn: whether some
+        seat could lay a tile now (``end.blocked``: the round ends only when nobody
+        can). The open ends are the same for every seat here and did not change during
+        those passes, so nobody can; layouts whose ends depend on the seat (a train
+        opened by its owner's pass) ask every seat."""
+        return False
+
     # ---------------------------------------------------------------- placing
     def start(self, t: TileTable, tile: int) -> bool:
         """Lay the first tile; return whether it lies across."""

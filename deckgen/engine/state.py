@@ -379,7 +379,9 @@ class RoundState:
             self.layout.passed(seat)
             if actions is not None:
                 actions.append(Action("pass", seat))
-            if blocked(t, c.forced_passes, len(self.stock)):
+            if blocked(t, c.forced_passes, len(self.stock)) and not (
+                self.layout.someone_can_play(t, hands)  # trains opened by the passes
+            ):
                 self.end = END_BLOCKED
                 return
             s = seat + 1

@@ -77,6 +77,20 @@ class Trains(Layout):
     def clauses(self) -> set[str]:
         return self.decided
 
+    def someone_can_play(self, t: TileTable, hands: Sequence[int]) -> bool:
+        """Whether a seat could lay a tile on the trains it may use now: a pass opens
+        the passer's train, so a seat that passed earlier in the circle may now fit
+        a tile on it."""
+        seat = self.seat
+        try:
+            for s, hm in enumerate(hands):
+                self.seat = s
+                if hm & self.fits(t):
+                    return True
+            return False
+        finally:
+            self.seat = seat
+
     # ---------------------------------------------------------------- the rule
     def allowed(self) -> list[int]:
         """The ends the seat to move may play on, in end order."""
