@@ -166,8 +166,9 @@ def take_station(t: TileTable, hands: list[int], stock: list[int], round_no: int
     """``lead.station``: the round's station double goes to the middle of the table.
 
     A player dealt it puts it out and takes the top tile of the stock instead (the hand
-    keeps its size); from the stock it is simply taken out. Returns its deck index.
-    ``stock`` is in the kernel's order (drawn from the end).
+    keeps its size); from the stock it is simply taken out; a double among the tiles out
+    of play (``deal.rest = "dead"``) is left for the caller to take from them. Returns
+    its deck index. ``stock`` is in the kernel's order (drawn from the end).
     """
     top = len(t.suit) - 1
     v = station_value(top, round_no)
@@ -179,5 +180,6 @@ def take_station(t: TileTable, hands: list[int], stock: list[int], round_no: int
             if stock:
                 hands[s] |= 1 << stock.pop()
             return d
-    stock.remove(d)
+    if d in stock:
+        stock.remove(d)
     return d

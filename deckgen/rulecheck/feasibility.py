@@ -18,6 +18,9 @@ from math import comb
 from typing import Any
 
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.odds import p_some_hand_has
+
+__all__ = ["drawable_tiles", "feasibility", "p_all_of", "p_none_of", "p_some_hand_has"]
 
 
 def p_none_of(total: int, special: int, drawn: int) -> Fraction:
@@ -30,26 +33,6 @@ def p_none_of(total: int, special: int, drawn: int) -> Fraction:
 def p_all_of(total: int, special: int, drawn: int) -> Fraction:
     """The chance that ``drawn`` tiles out of ``total`` are all among ``special`` ones."""
     return Fraction(comb(special, drawn), comb(total, drawn))
-
-
-def p_some_hand_has(total: int, doubles: int, hands: int, hand: int, at_least: int) -> Fraction:
-    """The chance that at least one of ``hands`` hands of ``hand`` tiles holds
-    ``at_least`` doubles or more (the rest of the set is not dealt)."""
-    rest = total - hands * hand
-    cap = min(hand, at_least - 1)
-    ways = [1] + [0] * doubles  # ways[s]: placements of s doubles in the hands so far
-    for _ in range(hands):
-        nxt = [0] * (doubles + 1)
-        for s, w in enumerate(ways):
-            if not w:
-                continue
-            for d in range(cap + 1):
-                if s + d > doubles:
-                    break
-                nxt[s + d] += w * comb(hand, d)
-        ways = nxt
-    fine = sum(w * comb(rest, doubles - s) for s, w in enumerate(ways))
-    return 1 - Fraction(fine, comb(total, doubles))
 
 
 def _odds(p: Fraction) -> dict[str, Any]:
