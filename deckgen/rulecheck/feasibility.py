@@ -43,14 +43,21 @@ def _says(spec: RuleSpec, clause_id: str) -> str | None:
     return spec.clause_text(clause_id, "en") if spec.has_clause(clause_id) else None
 
 
+def _first_from_stock(spec: RuleSpec) -> int:
+    """Tiles the stock gives up before anyone draws: a turned-up start tile, or for the
+    station games one tile whichever way the station double comes out (from the stock,
+    or from a hand that takes the stock's top tile instead)."""
+    return 1 if spec.params.opening.lead in ("turned_up", "station") else 0
+
+
 def drawable_tiles(spec: RuleSpec, players: int) -> int:
-    """Tiles a round can draw at most: the stock less the reserve and a turned-up tile."""
+    """Tiles a round can draw at most: the stock less the reserve and a turned-up tile
+    (or the one the station double costs it)."""
     p = spec.params
     if p.deal.rest != "stock" or p.turn.draw == "none":
         return 0
     stock = len(spec.dset) - spec.hand_size(players) * players
-    turned = p.opening.lead == "turned_up"
-    return max(0, stock - p.deal.stock_reserve - (1 if turned else 0))
+    return max(0, stock - p.deal.stock_reserve - _first_from_stock(spec))
 
 
 def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
@@ -76,7 +83,7 @@ def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
         "start_tile_from_stock": turned,
         "tiles_needed": need,
         "deal_fits": need <= total,
-        "drawable": max(0, stock - reserve - (1 if turned else 0)),
+        "drawable": max(0, stock - reserve - _first_from_stock(spec)),
     }
     situations: list[dict[str, Any]] = []
     op = p.opening
