@@ -296,3 +296,13 @@ def _register_check() -> None:
 
 
 _register_check()
+
+
+def _register_tune() -> None:
+    """``deckgen rules tune`` is defined in :mod:`deckgen.cli.tune` (light imports)."""
+    from deckgen.cli.tune import tune_command
+
+    app.command("tune")(tune_command)
+
+
+_register_tune()
