@@ -10,7 +10,7 @@ kernel round for round (``tests/engine/test_backends_equal*.py``).
 
 ``DECKGEN_NO_JIT=1`` switches the compiled paths off (to measure or test the fallback).
 
-``python -m deckgen.rulecheck.jit --warm`` compiles every engine into numba's cache (the
+``python -m deckgen.rulecheck.warm`` compiles every engine into numba's cache (the
 install does it, so a new user's first check is as fast as the second).
 """
 
@@ -50,21 +50,3 @@ def python_source(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The plain-Python function behind a (possibly) compiled one."""
     inner: Callable[..., Any] = getattr(fn, "py_func", fn)
     return inner
-
-
-if __name__ == "__main__":  # python -m deckgen.rulecheck.jit --warm
-    import sys
-    import time
-
-    if sys.argv[1:] != ["--warm"]:
-        sys.exit("usage: python -m deckgen.rulecheck.jit --warm")
-    from deckgen.rulecheck.fastmatch import warm
-
-    began = time.perf_counter()
-    warmed = warm()
-    took = time.perf_counter() - began
-    print(
-        f"compiled engines warmed ({len(warmed)} rules files) in {took:.1f} s"
-        if warmed
-        else "numba is not installed (or DECKGEN_NO_JIT is set): nothing to compile"
-    )
