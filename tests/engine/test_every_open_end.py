@@ -115,3 +115,24 @@ def test_apply_takes_an_end_of_the_same_kind() -> None:
     assert b.endcount is not None
     assert sorted(a.endcount.kinds(a.layout.ends)) == sorted(b.endcount.kinds(b.layout.ends))
     assert a.play_points == b.play_points
+
+
+def test_a_person_sees_what_each_end_counts() -> None:
+    """At the terminal the two places for 5-6 are told apart by what they count."""
+    from io import StringIO
+
+    from deckgen.engine.human import HumanPlayer
+
+    steps = deckgen.new_round("all-fives", players=2, seed=2)
+    for name, end in (("5-5", -1), ("4-5", 0)):
+        steps.apply(
+            next(m for m in steps.legal_moves() if str(steps.tile(m.tile)) == name and m.end == end)
+        )
+    out = StringIO()
+    moves = steps.legal_moves()
+    chosen = HumanPlayer(StringIO("1\n"), out).choose(steps.view, moves)
+    assert chosen == moves[0]
+    text = out.getvalue()
+    assert "play 5-6 on the 5 (end 1): the ends count 10, scores 10" in text
+    assert "play 5-6 on the 5 (end 2): the ends count 20, scores 20" in text
+    assert "play 2-5 on the 5 (end 1): the ends count 6\n" in text
