@@ -16,8 +16,9 @@ station double's number. Which ends the seat to move may use is the rule of the 
   moves again to cover it (the kernel asks :attr:`Trains.again`).
 
 The kernel tells the layout whose turn it is (:meth:`Layout.to_move`) and who passed
-(:meth:`Layout.passed`); everything else is the plain layout interface, so the
-invariants and the records work unchanged.
+(:meth:`Layout.passed`), and asks before it calls a round blocked whether somebody could
+play now (:meth:`Trains.someone_can_play`: the last passes opened trains); everything
+else is the plain layout interface, so the invariants and the records work unchanged.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ step for step:
   (``floor(u * size)`` picks), then :func:`~deckgen.engine.trains.take_station`: the
   round's double goes to the middle, a player dealt it takes the first stock tile;
 - turns: the ends the seat to move may use, the tiles that fit, drawing (up to the draw
-  limit, stopping at the reserve), passing, a blocked round;
+  limit, stopping at the reserve), passing, a blocked round (Mexican Train: only when
+  nobody can play, since a pass opens the passer's train to the others);
 - the moves in the kernel's order: Mexican Train: for each end the seat may use (own
   train, open trains, the Mexican Train; only the double's end while a double waits), the
   fitting tiles by deck index; Chicken Foot: for each distinct value among the ends open
