@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from deckgen.engine.setup import MAX_REDEALS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
@@ -264,7 +265,9 @@ class FastLine:
             first_rule = np.ones(count, dtype=bool)
         redeals = np.zeros(count, dtype=np.int64)
         idx = np.nonzero(self._redo(hands, first_rule))[0]
-        while len(idx):
+        for _ in range(MAX_REDEALS):  # as the engine: the deal after the last redeal stands
+            if not len(idx):
+                break
             h2, r2 = self._shuffle(rng, len(idx))
             hands[idx] = h2
             rest[idx] = r2

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from deckgen.engine.setup import MAX_REDEALS
 from deckgen.engine.tables import Tables, compile_tables
 from deckgen.rulecheck.fastline import Deals, FastLine, Rounds, RoundStreams, unsupported
 from deckgen.rulecheck.jit import njit
@@ -257,7 +258,8 @@ def _deal(
     rules = p[P_REDEAL] or (p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0)
     for g in range(hands.shape[0]):
         _deal_one(rng, p, pool, hands, rest, g)
-        while rules and _redo(p, tiles, masks, hands, g, first[g]):
+        # as the engine: after MAX_REDEALS redeals in a row the deal stands
+        while rules and redeals[g] < MAX_REDEALS and _redo(p, tiles, masks, hands, g, first[g]):
             redeals[g] += 1
             _deal_one(rng, p, pool, hands, rest, g)
 

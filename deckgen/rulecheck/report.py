@@ -58,9 +58,12 @@ def reproduce_command(spec: RuleSpec, players: int, bots: tuple[str, ...], seed:
 def round_turn_bound(spec: RuleSpec, players: int) -> int:
     """A bound on the turns of any round: every turn lays a tile, draws one, or is a
     pass without drawing, and at most ``players - 1`` such passes come between two lays
-    before the round is blocked. So turns <= T lays + T draws + (n-1)(T+1) + 1."""
+    before the round is blocked. So turns <= T lays + T draws + (n-1)(T+1) + 1. With
+    trains a full circle of passes can open a train someone then plays on: up to
+    ``2 players - 1`` passes between two lays."""
     tiles = len(spec.dset)
-    return 2 * tiles + (players - 1) * (tiles + 1) + 1
+    between = 2 * players - 1 if spec.params.board.shape == "trains" else players - 1
+    return 2 * tiles + between * (tiles + 1) + 1
 
 
 def _ends(t: PlayTally) -> dict[str, Any]:
