@@ -193,7 +193,7 @@ class RefusedJobError(Exception):
 
 
 def refusal(job: Job, only_into: Path | None = None) -> str | None:
-    """Why a worker refuses ``job`` (None: it is a deck build it may run).
+    """Why a worker refuses ``job`` (None: a deck build or a sweep variant it may run).
 
     With ``only_into``, a deck whose output folder is not that folder or inside it is
     refused too.
@@ -234,7 +234,7 @@ class DeckJob(Job):
 
     A job record that cannot be read (a field that is no date, data that unpacks to
     gigabytes) does not raise: the job is marked :attr:`unreadable`, and a worker
-    refuses it like any other job that is not a deck build.
+    refuses it like any other job that is not one of deckgen's.
     """
 
     unreadable: str | None = None
