@@ -106,6 +106,8 @@ class DeckJob(Job):
         except Exception as exc:  # whatever a forged record makes RQ's reader raise
             problem = problem or f"its record cannot be read ({first_line(exc)})"
         self.unreadable = problem
+        if isinstance(self.description, str):  # RQ logs it: no terminal escapes, one line
+            self.description = excerpt(self.description, 200)
 
     @property
     def func(self) -> Any:

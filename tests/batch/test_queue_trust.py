@@ -68,7 +68,7 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
         connection.hset(job.key, "meta", pickle.dumps(_Touch(markers[3])))
         connection.hset(job.key, "result", pickle.dumps(_Touch(markers[4])))
         # deckgen's function with arguments that are no order, and a callback
-        odd = as_json.enqueue(JOB_FUNCTION, {"order": "x"})
+        odd = as_json.enqueue(JOB_FUNCTION, {"order": "x"}, description="\x1b[2J\nforged")
         connection.hset(odd.key, "failure_callback_name", "os.system")
         # records RQ's own reader chokes on: no date, data that unpacks to 40 MB
         bad_date = as_json.enqueue(JOB_FUNCTION, {})
@@ -105,6 +105,8 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
     assert "unpacks to more than a deckgen job holds" in text
     assert "names the function 'os.system'" in text
     assert "Traceback" not in text
+    assert "\x1b" not in text
+    assert "\\x1b[2J\\nforged" in text  # the forged description, escaped, on one line
     assert PASSWORD not in text
     (summary,) = result
     assert [o.status for o in summary.outcomes] == ["built"]
