@@ -175,8 +175,8 @@ def test_a_remote_redis_without_password_is_refused(tmp_path: Path) -> None:
         f"redis://no-such-host.invalid:6379/0?password={PASSWORD}",
         f"http://:{PASSWORD}@example.invalid/",
     ):
-        for head in (["batch", str(sheet)], ["worker"]):
-            failed = CliRunner().invoke(app, [*head, "--queue", url])
+        for command in (["batch", str(sheet)], ["worker"]):
+            failed = CliRunner().invoke(app, [*command, "--queue", url])
             assert failed.exit_code == 2, failed.output
             assert failed.stderr.startswith("error:"), failed.stderr
             assert PASSWORD not in failed.output, failed.output
