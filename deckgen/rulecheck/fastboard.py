@@ -21,6 +21,7 @@ from typing import cast
 
 import numpy as np
 
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulecheck.arrays import Flags, Hands, Ints
 from deckgen.rulecheck.fastline import (
@@ -334,7 +335,11 @@ class FastBoard(FastLine):
         end = np.full(len(gid), -1, dtype=np.int64)
         out = np.full(len(gid), -1, dtype=np.int64)
 
+        steps = 0
         while len(gid):
+            steps += 1
+            if steps > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             L = len(gid)
             ar = np.arange(L)
             live0 = end < 0

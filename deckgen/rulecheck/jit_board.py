@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulecheck.batchcount import clause_bit
 from deckgen.rulecheck.fastboard import FastBoard
@@ -379,6 +380,8 @@ def play_rounds(
         laid = True
         while end < 0:
             turns += 1
+            if turns > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             if laid:  # the distinct open ends, by their first end
                 for j in range(nd):
                     first_end[shown[j]] = -1
