@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import io
 import math
 import warnings
 from collections import OrderedDict
@@ -63,8 +62,6 @@ finds one face more of 120 and costs a third more time."""
 MIN_SIDE_PX = 8
 """A picture narrower than this has nothing to find (and no gradient to take)."""
 CACHE_ENTRIES = 512
-MAX_FILE_BYTES = 80_000_000
-MAX_PIXELS = 80_000_000
 
 Kind = Literal["faces", "salient"]
 Rect = tuple[float, float, float, float]
@@ -97,10 +94,15 @@ drawn on many cards is read and hashed once, an edited file again."""
 
 def focus_region_of_file(path: Path) -> FocusRegion | None:
     """The focus region of the picture file ``path`` (cached by content), or None when
-    the file cannot be read (the picture loader reports such files) or is flat."""
+    the file cannot be read or is refused (the picture loader reports such files) or
+    is flat. The file is opened as every customer picture is
+    (:func:`deckgen.deck.picturefile.open_untrusted`: header checks before pixels,
+    within the process's decode budget)."""
+    from deckgen.deck.picturefile import MAX_PICTURE_BYTES
+
     try:
         stat = path.stat()
-        if stat.st_size > MAX_FILE_BYTES:
+        if stat.st_size > MAX_PICTURE_BYTES:
             return None
         seen = (str(path), stat.st_size, stat.st_mtime_ns)
         digest = _digests.get(seen)
@@ -111,13 +113,14 @@ def focus_region_of_file(path: Path) -> FocusRegion | None:
     except OSError:
         return None
     digest = hashlib.sha256(raw).hexdigest()
+    del raw
     _digests[seen] = digest
     if len(_digests) > CACHE_ENTRIES:
         _digests.pop(next(iter(_digests)))
     if digest in _cache:
         _cache.move_to_end(digest)
         return _cache[digest]
-    small = _small_copy(raw)
+    small = _small_copy(path)
     found = None
     if small is not None:
         try:
@@ -132,18 +135,15 @@ def focus_region_of_file(path: Path) -> FocusRegion | None:
 
 @functools.lru_cache(maxsize=256)
 def picture_aspect(path: Path) -> float:
-    """Width / height of the picture file as shown (EXIF rotation applied); 1.0 when
-    it cannot be read (the picture loader reports such files)."""
-    from PIL import Image
+    """Width / height of the picture file as shown (EXIF rotation applied), from its
+    header; 1.0 when it cannot be read (the picture loader reports such files)."""
+    from deckgen.deck.picturefile import picture_header
+    from deckgen.errors import DeckgenError
 
     try:
-        with Image.open(path) as image:
-            width, height = image.size
-            turned = int(image.getexif().get(0x0112, 1)) in (5, 6, 7, 8)
-    except Exception:
+        width, height = picture_header(path, where=str(path)).upright_size
+    except (DeckgenError, OSError):
         return 1.0
-    if turned:
-        width, height = height, width
     return width / height if width > 0 and height > 0 else 1.0
 
 
@@ -153,27 +153,26 @@ def clear_cache() -> None:
     _digests.clear()
 
 
-def _small_copy(raw: bytes) -> PILImage.Image | None:
+def _small_copy(path: Path) -> PILImage.Image | None:
     """The picture upright, as RGB, reduced to about :data:`DETECT_PIXELS`.
 
-    JPEGs decode in draft mode at the reduced size; any other large picture is reduced
+    JPEGs decode in draft mode at a reduced size; any other large picture is reduced
     strip by strip right after decoding (as the picture loader does), so that its
     full-size pixels exist once and no full-size copy is made.
     """
     from PIL import Image
 
+    from deckgen.deck.picturefile import decoding, open_untrusted
     from deckgen.deck.pictures import _orient, _reduced_by_strips
+    from deckgen.errors import DeckgenError
 
     try:
-        with warnings.catch_warnings():
+        im, header = open_untrusted(path, where=str(path))
+    except (DeckgenError, OSError):
+        return None
+    try:
+        with warnings.catch_warnings(), decoding(header.width_px * header.height_px):
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            im: PILImage.Image = Image.open(io.BytesIO(raw))
-            if im.size[0] * im.size[1] > MAX_PIXELS:
-                return None
-            try:
-                orientation = int(im.getexif().get(0x0112, 1))
-            except Exception:
-                orientation = 1
             if im.format in ("JPEG", "MPO"):
                 # decoding at 1/8 instead of 1/4 scale is several times cheaper; a copy
                 # down to DRAFT_SHARE of the detection size is still plenty
@@ -184,7 +183,7 @@ def _small_copy(raw: bytes) -> PILImage.Image | None:
             factor = min(im.size[0] // want[0], im.size[1] // want[1])
             if factor >= 2:
                 im = _reduced_by_strips(im, factor)
-            im = _orient(im, orientation)
+            im = _orient(im, header.orientation)
             if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
                 # a transparent picture (a logo) is seen on white, as on a light card
                 rgba = im.convert("RGBA")
