@@ -20,6 +20,7 @@ from deckgen import atomic
 from deckgen.progress import CollectingReporter
 
 if TYPE_CHECKING:
+    from deckgen.studio.i18n import Message
     from deckgen.studio.project import StudioProject
 
 PRINT_DIR = "print"
@@ -35,11 +36,11 @@ def profile_names() -> list[str]:
     return [p.name for p in all_presets()]
 
 
-def profiles() -> list[tuple[str, str]]:
-    """Each vendor profile's name and title, for a choice on the page."""
+def profiles(lang: str = "en") -> list[tuple[str, str]]:
+    """Each vendor profile's name and the printer's name in ``lang``, for the page."""
     from deckgen.prepress.presets import all_presets
 
-    return [(p.name, p.title) for p in all_presets()]
+    return [(p.name, printer_name(p.name, p.title, lang)) for p in all_presets()]
 
 
 def _zip(files: list[tuple[str, Path | bytes]]) -> bytes:
@@ -111,3 +112,103 @@ def deck_zip(project: StudioProject) -> bytes:
                 seen.add(name)
                 files.append((name, path))
         return _zip(files)
+
+
+PRINTER_NAMES: dict[str, dict[str, str]] = {
+    "meinspiel": {
+        "en": "MeinSpiel (cards 59 × 91 mm)",
+        "de": "MeinSpiel (Karten 59 × 91 mm)",
+    },
+    "drivethrucards": {
+        "en": "DriveThruCards (poker cards)",
+        "de": "DriveThruCards (Pokerkarten)",
+    },
+    "makeplayingcards": {
+        "en": "MakePlayingCards (poker cards)",
+        "de": "MakePlayingCards (Pokerkarten)",
+    },
+    "thegamecrafter": {
+        "en": "The Game Crafter (poker cards)",
+        "de": "The Game Crafter (Pokerkarten)",
+    },
+    "home-a4": {
+        "en": "Print at home on A4 (9 cards a sheet)",
+        "de": "Zu Hause drucken auf A4 (9 Karten pro Blatt)",
+    },
+    "home-letter": {
+        "en": "Print at home on US Letter (9 cards a sheet)",
+        "de": "Zu Hause drucken auf US-Letter (9 Karten pro Blatt)",
+    },
+    "print-and-play": {
+        "en": "Print and play (9 cards a sheet, cut lines)",
+        "de": "Zum Selbstausdrucken (9 Karten pro Blatt, Schnittlinien)",
+    },
+}
+"""Each bundled printer as the page names it, in both languages (a test checks that
+every bundled profile has both)."""
+
+
+def printer_name(name: str, title: str, lang: str) -> str:
+    """The printer ``name`` as the customer reads it (its profile's title if unknown)."""
+    names = PRINTER_NAMES.get(name)
+    return names.get(lang, names["en"]) if names else title
+
+
+def games_for(max_pip: int, lang: str) -> list[tuple[str, str]]:
+    """The bundled games (id, name) playable with a double-``max_pip`` deck."""
+    from deckgen.rulespec import list_rules
+
+    return [(r.id, r.name(lang)) for r in list_rules() if r.dset.max_pip == max_pip]
+
+
+def print_problems(project: StudioProject) -> list[Message]:
+    """Why the printer's rules refuse the deck, in the customer's words.
+
+    A picture too small for a sharp print is named by its slot and its original file
+    name (the studio checks each slot as the page does); anything else the printer's
+    check finds is said in one general sentence naming the printer.
+    """
+    from deckgen.studio.app import _picture_path, _picture_size
+    from deckgen.studio.i18n import Message
+    from deckgen.studio.project import is_demo, ref_file
+    from deckgen.studio.slots import all_slots, picture_quality, slot_frame
+
+    out: list[Message] = []
+    with project.lock:
+        deck = project.loaded()
+        pictures_print = deck.spec.faces.style in ("pictures", "pictures+pips")
+        for slot in all_slots(deck.dset.max_pip):
+            if slot.value is not None and not pictures_print:
+                continue
+            ref = project.picture_ref(slot)
+            file = ref_file(ref)
+            if file is None:
+                continue
+            crop = project.crops.get(file)
+            try:
+                size = _picture_size(_picture_path(project, crop.original if crop else file))
+            except (OSError, ValueError):
+                continue
+            frame = slot_frame(slot, deck)
+            box = (frame["box"][2], frame["box"][3])
+            quality = picture_quality(size, box, frame["fit"], crop.zoom if crop else 1.0)
+            if quality["sharp"]:
+                continue
+            shown = project.upload_name(file)
+            named = (
+                Message.of("the_sample_picture")
+                if is_demo(ref) or not shown
+                else Message.of("your_picture", file=shown)
+            )
+            w, h = quality["need_px"]
+            out.append(
+                Message.of(
+                    "print_low_resolution", slot.dotted, file=named, ppi=quality["ppi"], w=w, h=h
+                )
+            )
+        preset = str(project.get("preset") or "")
+    if not out:
+        title = dict(profiles("en")).get(preset, preset)
+        printer = {lang: printer_name(preset, title, lang) for lang in ("en", "de")}
+        out.append(Message.of("print_rule_broken", printer=printer))
+    return out

@@ -1,0 +1,354 @@
+"""A German customer, as a new user: start page to print zip, all in German.
+
+A real headless Chromium (Debian's, driven by Playwright) with locale de-DE and
+``Accept-Language: de`` opens a new studio, sees the page and its deck in German,
+checks that nothing is cut off at the narrowest width the page supports, makes a
+double-7 photo deck with its own generated photos, crops a picture and sees the pip
+badge go to the corner the card will use, meets the sample checklist, replaces or
+removes every sample item and downloads the print files. The zip's PDFs are read
+back: the words on the cards are German (pypdf's text), and no sample content is in
+them (pixels of the rasterised cards, pypdfium2; images of the back).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from studio_testkit import photo
+from test_studio_e2e import (
+    CHROMIUM_ARGS,
+    Studio,
+    _big_card_loaded,
+    _chromium,
+    _deck,
+    _version,
+    _wait_saved,
+)
+
+from deckgen.resources import images_dir
+
+pytestmark = pytest.mark.slow
+
+NARROWEST_PX = 360
+"""The narrowest window the page supports (a small phone held upright)."""
+COLOURS = [
+    (220, 30, 30),
+    (30, 160, 60),
+    (30, 60, 200),
+    (240, 200, 0),
+    (160, 30, 170),
+    (0, 170, 180),
+    (250, 120, 0),
+]
+COVER_COLOUR = (120, 200, 40)
+ENGLISH = (
+    "Download",
+    "Picture",
+    "picture",
+    "Crop",
+    "Remove",
+    "sample",
+    "Sample",
+    "Cover",
+    "Number",
+    "tiles",
+    "Short rules",
+    "Printer",
+    "poker",
+    "anyway",
+    "Preview",
+    "Imprint",
+    "double",
+    "--force",
+    "faces.",
+)
+"""English words that must not appear anywhere in the German page's text."""
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def flat_photo(colour: tuple[int, int, int], size: tuple[int, int]) -> bytes:
+    """A photo of one colour with a little grain: any part of it has that colour."""
+    im = Image.new("RGB", size, colour)
+    px = im.load()
+    assert px is not None
+    for i in range(0, size[0], 7):
+        px[i, (i * 13) % size[1]] = (255, 255, 255)
+    buf = io.BytesIO()
+    im.save(buf, format="JPEG", quality=92)
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def german(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    executable = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the python package `playwright` is not installed (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        ctx = browser.new_context(
+            viewport={"width": 1400, "height": 1000},
+            locale="de-DE",
+            extra_http_headers={"Accept-Language": "de-DE,de;q=0.9"},
+            accept_downloads=True,
+        )
+        ctx.set_default_timeout(60_000)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+            browser.close()
+
+
+def _english_words(page: Any) -> list[str]:
+    text = page.evaluate(
+        "() => { const b = document.body.cloneNode(true);"
+        " b.querySelectorAll('#deck-path, script').forEach((e) => e.remove());"
+        " return b.innerText + ' ' + Array.from(document.querySelectorAll('option'))"
+        ".map((o) => o.textContent).join(' '); }"
+    )
+    return [w for w in ENGLISH if re.search(rf"(?<![\w-]){re.escape(w)}", text)]
+
+
+def _cut_off(page: Any) -> list[str]:
+    """Every visible button, link and choice whose text is wider than its box."""
+    found = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+              'button, a, .choice span, select, .slot-title, .drop-text, h2'))
+            .filter((e) => e.offsetParent !== null && e.clientWidth > 0)
+            .filter((e) => {
+              const r = e.getBoundingClientRect();
+              const frame = e.closest('.panel, .preview, .top, dialog');
+              const f = frame ? frame.getBoundingClientRect()
+                : { left: 0, right: window.innerWidth };
+              return e.scrollWidth > e.clientWidth + 0.5 || r.right > f.right + 0.5
+                || r.left < f.left - 0.5 || r.right > window.innerWidth + 0.5;
+            })
+            .map((e) => `${e.tagName} '${(e.textContent || '').trim().slice(0, 40)}'`
+                        + ` ${e.scrollWidth} > ${e.clientWidth}`)"""
+    )
+    return list(found)
+
+
+def _colour_at(page_image: Image.Image, box_mm: list[float], page_mm: tuple[float, float]) -> Any:
+    """The mean colour of the middle fifth of ``box_mm`` (left, top, w, h in mm)."""
+    sx = page_image.width / page_mm[0]
+    sy = page_image.height / page_mm[1]
+    left, top, w, h = box_mm
+    region = (
+        round((left + w * 0.4) * sx),
+        round((top + h * 0.4) * sy),
+        round((left + w * 0.6) * sx),
+        round((top + h * 0.6) * sy),
+    )
+    patch = page_image.crop(region).convert("RGB").resize((1, 1), Image.Resampling.BOX)
+    return patch.getpixel((0, 0))
+
+
+def _distance(a: Any, b: Any) -> float:
+    return float(sum(abs(int(x) - int(y)) for x, y in zip(a, b, strict=True)))
+
+
+def test_a_german_customer_makes_a_photo_deck_in_german(german: Any, tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    shots = Path(os.environ.get("DECKGEN_E2E_SHOTS", tmp_path / "shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    folder = tmp_path / "familie"
+    studio = Studio(folder, tmp_path)
+    try:
+        page = german.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(studio.url)
+        page.wait_for_selector("body.ready")
+
+        # the cards speak the page's language until the customer chooses (visibly)
+        assert page.locator("html").get_attribute("lang") == "de"
+        assert page.input_value('[data-key="language"]') == "de"
+        assert page.locator("#language-follows").is_visible()
+        deck = _deck(folder)
+        assert deck["language"] == "de"
+        assert deck["name"] == "Unser Domino"
+        # printers in German, and only the games this set can play
+        printers = page.locator("#f-profile").inner_text()
+        assert "Zu Hause drucken auf A4" in printers
+        games = page.locator('[data-key="imprint.rules"] option').all_inner_texts()
+        assert games[1:] == ["Karten-Domino"], games
+        _big_card_loaded(page)
+        assert _english_words(page) == []
+
+        # nothing is cut off at the narrowest width, German words included
+        page.set_viewport_size({"width": NARROWEST_PX, "height": 900})
+        page.wait_for_timeout(100)
+        assert _cut_off(page) == []
+        page.screenshot(path=str(DOCS / "studio-narrow-de.png"))
+        page.set_viewport_size({"width": 1400, "height": 1000})
+
+        # the sample checklist before the download lists every sample item, in German
+        page.click("#dl-print")
+        page.wait_for_selector("#samples-dialog[open]")
+        listed = page.locator("#samples-list li").all_inner_texts()
+        assert "Zahl 3: noch das Beispielbild" in listed
+        assert "Titelbild: noch das Beispielbild" in listed
+        assert "Logo: noch das Beispielbild" in listed
+        assert "Name des Spiels: noch der Beispieltext" in listed
+        assert len(listed) == 7 + 3
+        assert _english_words(page) == []
+        page.locator("#samples-dialog form").screenshot(path=str(DOCS / "studio-samples-de.png"))
+        page.locator("#samples-list button", has_text="Logo").click()
+        page.wait_for_selector("#samples-dialog", state="hidden")
+
+        # the customer replaces or removes each sample item
+        version = _version(page)
+        page.click('[data-slot="logo"] .remove-btn')  # "Entfernen"
+        version = _wait_saved(page, version)
+        for value, colour in enumerate(COLOURS, start=1):
+            # 2 is a photo with a subject (a sun at its upper left), for the crop editor
+            data = photo((500, 500), colour) if value == 2 else flat_photo(colour, (500, 500))
+            page.set_input_files(
+                f'[data-slot="value-{value}"] input[type=file]',
+                files=[{"name": f"Urlaub {value}.jpg", "mimeType": "image/jpeg", "buffer": data}],
+            )
+            version = _wait_saved(page, version)
+        page.set_input_files(
+            '[data-slot="cover"] input[type=file]',
+            files=[
+                {
+                    "name": "Titel.jpg",
+                    "mimeType": "image/jpeg",
+                    "buffer": flat_photo(COVER_COLOUR, (1000, 900)),
+                }
+            ],
+        )
+        version = _wait_saved(page, version)
+        page.fill("#f-name", "Familie Müller")
+        version = _wait_saved(page, version)
+        page.fill('[data-key="imprint.text"]', "Gemacht von **Familie Müller**, Weihnachten 2026")
+        version = _wait_saved(page, version)
+        page.select_option('[data-key="imprint.rules"]', "card-domino")
+        version = _wait_saved(page, version)
+        # a broken upload is refused in German, naming the slot and the customer's file
+        page.set_input_files(
+            '[data-slot="value-5"] input[type=file]',
+            files=[{"name": "Oma.heic", "mimeType": "image/heic", "buffer": b"kein Bild"}],
+        )
+        page.wait_for_selector('[data-error-for="value-5"].shown')
+        refused = page.locator('[data-error-for="value-5"]').inner_text()
+        assert refused.startswith("Zahl 5: „Oma.heic“ ist kein Bild"), refused
+
+        # the crop editor draws the pip badge where the card will put it: far from the focus
+        page.click('[data-slot="value-2"] .crop-btn')
+        page.wait_for_selector("#crop-dialog[open]")
+        page.fill("#crop-zoom", "1.5")
+
+        def focus_at(fx: float, fy: float, corner: str) -> None:
+            """Click the photo at (fx, fy) of the picture; the badge goes to ``corner``."""
+            wrap = page.locator(".source-wrap")
+            box = wrap.bounding_box()
+            assert box is not None
+            wrap.click(position={"x": box["width"] * fx, "y": box["height"] * fy})
+            page.wait_for_function(
+                "(c) => document.querySelector('#crop-badge').dataset.corner === c",
+                arg=corner,
+                timeout=10_000,
+            )
+
+        focus_at(0.8, 0.85, "tl")
+        focus_at(0.25, 0.25, "br")  # the sun at the upper left: the pips at the lower right
+        assert page.locator("#crop-badge .pip").count() == 2
+        assert _english_words(page) == []
+        page.locator("#crop-dialog form").screenshot(path=str(DOCS / "studio-crop-de.png"))
+        assert _cut_off(page) == []
+        page.click("#crop-apply")
+        version = _wait_saved(page, version)
+        assert page.locator(".slot.demo").count() == 0
+        assert _english_words(page) == []
+        page.screenshot(path=str(shots / "german.png"))
+
+        # no sample left: the download goes straight to the print files; the zoomed
+        # picture of 2 is too small for MeinSpiel's 300 ppi, and the confirm box says so
+        # in German, naming the slot and the customer's own file
+        dialogs: list[str] = []
+
+        def accept(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            dialog.accept()
+
+        page.once("dialog", accept)
+        with page.expect_download(timeout=120_000) as download:
+            page.click("#dl-print")
+        assert not page.locator("#samples-dialog[open]").count()
+        assert len(dialogs) == 1
+        assert re.search(
+            "Zahl 2: dein Bild „Urlaub 2.jpg“ wird mit 2[0-9][0-9] ppi gedruckt", dialogs[0]
+        )
+        assert "trotzdem erstellen?" in dialogs[0], dialogs[0]
+        for word in ("--force", "faces.", "key ", "value-2-", "dpi"):
+            assert word not in dialogs[0], dialogs[0]
+        zip_path = tmp_path / "druck.zip"
+        download.value.save_as(zip_path)
+        assert not errors
+        page.close()
+    finally:
+        studio.stop()
+
+    deck = _deck(folder)
+    assert "demo:" not in json.dumps(deck)
+    meta = json.loads((folder / ".studio" / "meta.json").read_text(encoding="utf-8"))
+    assert sorted(meta["names"].values()) == sorted(
+        ["Titel.jpg", *(f"Urlaub {v}.jpg" for v in range(1, 8))]
+    )
+    with zipfile.ZipFile(zip_path) as zf:
+        cards_pdf = zf.read("cards.pdf")
+        back_pdf = zf.read("back.pdf")
+        manifest = json.loads(zf.read("manifest.json"))
+    cards = PdfReader(io.BytesIO(cards_pdf))
+    pages = {c["tile"] or c["kind"]: c["page"] - 1 for c in manifest["cards"]}
+    cover_text = cards.pages[pages["cover"]].extract_text()
+    imprint_text = cards.pages[pages["imprint"]].extract_text()
+    assert "Doppel-7 · 36 Steine" in cover_text, cover_text
+    assert "Kurzregeln" in imprint_text, imprint_text
+    assert "Doppel-7 · 36 Steine · 38 Karten insgesamt" in imprint_text, imprint_text
+    assert "Gemacht von" in imprint_text
+    for english in ("tiles", "Short rules", "cards in all", "double-7", "Our"):
+        assert english not in cover_text + imprint_text, english
+
+    # no sample content: every picture on the cards is the customer's, the back has none
+    back_images = [i.name for i in PdfReader(io.BytesIO(back_pdf)).pages[0].images]
+    assert back_images == [], back_images
+    pdf = pdfium.PdfDocument(cards_pdf)
+    bleed = manifest["card"]["bleed_mm"]
+    card_mm = (manifest["card"]["width_mm"] + 2 * bleed, manifest["card"]["height_mm"] + 2 * bleed)
+    # what the sample art would show in the middle of each picture box
+    samples = {}
+    for v in range(1, 8):
+        with Image.open(images_dir() / f"value-{v:02d}.png") as im:
+            samples[v] = _colour_at(im, [0, 0, im.width, im.height], im.size)
+    from deckgen.studio.project import StudioProject
+    from deckgen.studio.slots import all_slots, slot_frame
+
+    loaded = StudioProject.open(folder / "deck.toml").loaded()
+    frames = {s.name: slot_frame(s, loaded) for s in all_slots(7)}
+    for value, colour in enumerate(COLOURS, start=1):
+        if value == 2:
+            continue  # the photo with a subject, cropped: not one colour
+        rendered = pdf[pages[f"{value}-{value}"]].render(scale=40 / 72).to_pil()
+        # the middle of the picture box (the badge sits in a corner)
+        seen = _colour_at(rendered, frames[f"value-{value}"]["box"], card_mm)
+        assert _distance(seen, colour) < 120, (value, seen, colour)
+        assert _distance(seen, samples[value]) > _distance(seen, colour), (value, seen)
+    cover = pdf[pages["cover"]].render(scale=40 / 72).to_pil()
+    seen = _colour_at(cover, frames["cover"]["box"], card_mm)
+    assert _distance(seen, COVER_COLOUR) < 120, seen
