@@ -494,10 +494,10 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         force = request.query_params.get("force") == "1"
         try:
             data, _warnings = await run_in_threadpool(build_print_zip, project, force=force)
-        except ContractError:
+        except ContractError as exc:
             # the printer's rules are broken: say which, in the customer's words, and let
             # them decide
-            problems = await run_in_threadpool(print_problems, project)
+            problems = await run_in_threadpool(print_problems, project, exc.what)
             text = "\n".join(m.text(lang) for m in problems)
             return JSONResponse({"ok": False, "errors": {"_": text}, "can_force": True}, 409)
         except DeckgenError:

@@ -247,6 +247,51 @@ MESSAGES: dict[str, dict[Language, str]] = {
     },
     "your_picture": {"en": "your picture '{file}'", "de": "dein Bild „{file}“"},
     "the_sample_picture": {"en": "the sample picture", "de": "das Beispielbild"},
+    "print_rule_card_size": {
+        "en": "The card size is not the one {printer} prints.",
+        "de": "Die Kartengröße ist nicht die, die {printer} druckt.",
+    },
+    "print_rule_bleed": {
+        "en": "The cards lack the bleed {printer} asks for (colour beyond the cut line).",
+        "de": "Den Karten fehlt der Beschnitt, den {printer} verlangt (Farbe über die "
+        "Schnittlinie hinaus).",
+    },
+    "print_rule_safe_margin": {
+        "en": "Something important comes too close to the cut line for {printer}.",
+        "de": "Etwas Wichtiges kommt {printer} zu nah an die Schnittlinie.",
+    },
+    "print_rule_colours": {
+        "en": "{printer} prints only in its four process inks; some colours are not.",
+        "de": "{printer} druckt nur mit den vier Druckfarben; manche Farben sind es nicht.",
+    },
+    "print_rule_ink": {
+        "en": "Some dark areas need more ink than {printer} puts on paper; choose lighter "
+        "colours there.",
+        "de": "Manche dunklen Flächen brauchen mehr Farbe, als {printer} aufträgt; wähle "
+        "dort hellere Farben.",
+    },
+    "print_rule_text_size": {
+        "en": "Some text is smaller than {printer} prints sharply; write less or choose "
+        "a larger card.",
+        "de": "Manche Schrift ist kleiner, als {printer} scharf druckt; schreib weniger "
+        "oder wähle eine größere Karte.",
+    },
+    "print_rule_thin_lines": {
+        "en": "Some lines are thinner than {printer} prints.",
+        "de": "Manche Linien sind dünner, als {printer} druckt.",
+    },
+    "print_rule_black_ink": {
+        "en": "Some thin lines or small text in grey would be printed in several inks, "
+        "which {printer} does not accept (they may fringe). Another pattern or colour "
+        "on the back often avoids it.",
+        "de": "Manche dünnen Linien oder kleine Schrift in Grau würden mit mehreren "
+        "Druckfarben gedruckt, was {printer} nicht annimmt (sie können ausfransen). "
+        "Ein anderes Muster oder eine andere Farbe auf der Rückseite hilft oft.",
+    },
+    "print_rule_fonts": {
+        "en": "A font cannot be embedded in the files for {printer}.",
+        "de": "Eine Schrift lässt sich für {printer} nicht in die Dateien einbetten.",
+    },
     "print_rule_broken": {
         "en": "The deck does not meet every requirement of {printer} (colours, text "
         "size or picture sharpness on some cards).",

@@ -161,13 +161,33 @@ def games_for(max_pip: int, lang: str) -> list[tuple[str, str]]:
     return [(r.id, r.name(lang)) for r in list_rules() if r.dset.max_pip == max_pip]
 
 
-def print_problems(project: StudioProject) -> list[Message]:
+RULE_MESSAGES: dict[str, str] = {
+    "card-size": "print_rule_card_size",
+    "bleed": "print_rule_bleed",
+    "safe-margin": "print_rule_safe_margin",
+    "rgb-in-cmyk": "print_rule_colours",
+    "spot-colour": "print_rule_colours",
+    "boxes-missing": "print_rule_bleed",
+    "ink-over-limit": "print_rule_ink",
+    "font-not-embedded": "print_rule_fonts",
+    "text-too-small": "print_rule_text_size",
+    "reversed-text-too-small": "print_rule_text_size",
+    "line-too-thin": "print_rule_thin_lines",
+    "text-not-k-only": "print_rule_black_ink",
+    "line-not-k-only": "print_rule_black_ink",
+}
+"""Each rule of a printer's profile (but picture resolution, said per slot) as a message."""
+
+
+def print_problems(project: StudioProject, refusal: str = "") -> list[Message]:
     """Why the printer's rules refuse the deck, in the customer's words.
 
     A picture too small for a sharp print is named by its slot and its original file
-    name (the studio checks each slot as the page does); anything else the printer's
-    check finds is said in one general sentence naming the printer.
+    name (the studio checks each slot as the page does); every other rule that
+    ``refusal`` (the print step's message) names is said once, naming the printer; a
+    refusal the studio cannot tell apart is one general sentence.
     """
+    from deckgen.prepress.contract import RULES
     from deckgen.studio.app import _picture_path, _picture_size
     from deckgen.studio.i18n import Message
     from deckgen.studio.project import is_demo, ref_file
@@ -207,8 +227,14 @@ def print_problems(project: StudioProject) -> list[Message]:
                 )
             )
         preset = str(project.get("preset") or "")
+    title = dict(profiles("en")).get(preset, preset)
+    printer = {lang: printer_name(preset, title, lang) for lang in ("en", "de")}
+    said_ids: list[str] = []
+    for kind, rule in RULES.items():
+        msg_id = RULE_MESSAGES.get(kind)
+        if msg_id and f"{rule}:" in refusal and msg_id not in said_ids:
+            said_ids.append(msg_id)
+            out.append(Message.of(msg_id, printer=printer))
     if not out:
-        title = dict(profiles("en")).get(preset, preset)
-        printer = {lang: printer_name(preset, title, lang) for lang in ("en", "de")}
         out.append(Message.of("print_rule_broken", printer=printer))
     return out

@@ -223,3 +223,19 @@ def test_the_previews_notes_are_in_the_page_language() -> None:
     )
     low = i18n.note_text("a.jpg (faces.pictures[0]) prints at 150 dpi on tile 1-1, below", "en")
     assert low.startswith("A picture prints at 150 ppi on this card")
+
+
+def test_other_objections_of_the_printer_are_said_by_rule(project: StudioProject) -> None:
+    from deckgen.prepress.contract import RULES
+
+    refusal = (
+        f"the deck breaks 2 rules of meinspiel: {RULES['line-not-k-only']}: the back "
+        f"(back.pdf page 1): a thin line; {RULES['ink-over-limit']}: the cover (x)"
+    )
+    texts = [m.text("de") for m in print_problems(project, refusal)]
+    assert len(texts) == 2, texts
+    assert texts[0].startswith("Manche dunklen Flächen brauchen mehr Farbe"), texts
+    assert texts[1].startswith("Manche dünnen Linien oder kleine Schrift in Grau"), texts
+    assert "MeinSpiel (Karten 59 × 91 mm)" in texts[1]
+    unknown = print_problems(project, "something new")[0].text("en")
+    assert unknown.startswith("The deck does not meet every requirement of MeinSpiel")
