@@ -188,7 +188,7 @@ class Studio:
                     for c in card_ids(deck.dset.max_pip)
                 ],
                 "notes": {
-                    card: [note_text(n, lang) for n in notes]
+                    card: [note_text(n, lang, self.picture_names()) for n in notes]
                     for card, notes in self.previews.notes.items()
                 },
                 "samples": [
@@ -197,6 +197,24 @@ class Studio:
                 ],
                 "language_follows_page": bool(project.meta.get("follow_page_language")),
             }
+
+    def picture_names(self) -> dict[str, Message]:
+        """How to call each picture file of the deck in a message: the customer's own
+        file name, or the sample picture (keyed by the file's name on disk)."""
+        project = self.project
+        out: dict[str, Message] = {}
+        for slot in all_slots(project.max_pip):
+            ref = project.picture_ref(slot)
+            file = ref_file(ref)
+            if file is None:
+                continue
+            shown = project.upload_name(file)
+            out[Path(file).name] = (
+                Message.of("your_picture", file=shown)
+                if shown and not is_demo(ref)
+                else Message.of("the_sample_picture")
+            )
+        return out
 
     # -- changes -----------------------------------------------------------------------
     def set_field(self, key: str, value: Any) -> None:

@@ -340,6 +340,12 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "de": "Ein Bild wird auf dieser Karte mit {ppi} ppi gedruckt, unter den 300 ppi "
         "für einen scharfen Druck.",
     },
+    "note_low_resolution_named": {
+        "en": "{slot}: {file} prints at {ppi} ppi on this card, below the 300 ppi a sharp "
+        "print needs.",
+        "de": "{slot}: {file} wird auf dieser Karte mit {ppi} ppi gedruckt, unter den "
+        "300 ppi für einen scharfen Druck.",
+    },
     "note_other": {
         "en": "The studio has a remark about this card; look at it closely.",
         "de": "Das Studio hat einen Hinweis zu dieser Karte; sieh sie dir genau an.",
@@ -446,11 +452,21 @@ _NOTE_SUBJECTS = (
 _NOTE_DPI = re.compile(r"prints at (\d+) dpi")
 
 
-def note_text(warning: str, lang: Language) -> str:
+_NOTE_PICTURE = re.compile(r"^(?P<file>[^(]+?) \(.*?key (?P<key>[A-Za-z_.\[\]0-9]+)\)")
+
+
+def note_text(warning: str, lang: Language, names: dict[str, Message] | None = None) -> str:
     """A warning the deck code gave while drawing a card, in the customer's words.
+
+    ``names`` gives, for a picture file's name, how to call it (the customer's own file
+    name, or the sample picture).
 
     >>> note_text("the cover title does not fit on the cover card even at 7 pt", "de")
     'Der Titel passt nicht und wird abgeschnitten. Kürze den Text.'
+    >>> oma = {"value-3-ab.jpg": Message.of("your_picture", file="Oma.jpg")}
+    >>> warning = "value-3-ab.jpg (x.toml, key faces.pictures[2]) prints at 120 dpi"
+    >>> note_text(warning, "en", oma)[:46]
+    "Number 3: your picture 'Oma.jpg' prints at 120"
     """
     subject = next((m for text, m in _NOTE_SUBJECTS if warning.startswith(text)), None)
     if subject and "cut between two letters" in warning:
@@ -458,6 +474,12 @@ def note_text(warning: str, lang: Language) -> str:
     if subject and "does not fit" in warning:
         return say(lang, "note_text_cut", what=Message.of(subject))
     dpi = _NOTE_DPI.search(warning)
+    picture = _NOTE_PICTURE.match(warning)
+    if dpi and picture and (names or {}).get(picture.group("file")):
+        file = (names or {})[picture.group("file")]
+        return say(
+            lang, "note_low_resolution_named", picture.group("key"), file=file, ppi=dpi.group(1)
+        )
     if dpi:
         return say(lang, "note_low_resolution", ppi=dpi.group(1))
     return say(lang, "note_other")
