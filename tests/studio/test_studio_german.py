@@ -89,26 +89,39 @@ def flat_photo(colour: tuple[int, int, int], size: tuple[int, int]) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def german(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def browser() -> Iterator[Any]:
     executable = _chromium()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("the python package `playwright` is not installed (pip install -e '.[test]')")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        ctx = browser.new_context(
-            viewport={"width": 1400, "height": 1000},
-            locale="de-DE",
-            extra_http_headers={"Accept-Language": "de-DE,de;q=0.9"},
-            accept_downloads=True,
-        )
-        ctx.set_default_timeout(60_000)
+        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
         try:
-            yield ctx
+            yield chromium
         finally:
-            ctx.close()
-            browser.close()
+            chromium.close()
+
+
+def _context(browser: Any, locale: str) -> Any:
+    """A browser window (its own cookies) in ``locale``, saying so in Accept-Language."""
+    ctx = browser.new_context(
+        viewport={"width": 1400, "height": 1000},
+        locale=locale,
+        extra_http_headers={"Accept-Language": f"{locale},{locale[:2]};q=0.9"},
+        accept_downloads=True,
+    )
+    ctx.set_default_timeout(60_000)
+    return ctx
+
+
+@pytest.fixture
+def german(browser: Any) -> Iterator[Any]:
+    ctx = _context(browser, "de-DE")
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 def _english_words(page: Any) -> list[str]:
@@ -160,7 +173,21 @@ def _distance(a: Any, b: Any) -> float:
     return float(sum(abs(int(x) - int(y)) for x, y in zip(a, b, strict=True)))
 
 
-def test_a_german_customer_makes_a_photo_deck_in_german(german: Any, tmp_path: Path) -> None:
+def _no_cut_off_at_any_width(page: Any, screenshot: Path | None = None) -> None:
+    """Nothing cut off: at the narrowest width the page supports, just above the width
+    where it turns into one column, and wide."""
+    for width in (NARROWEST_PX, 1000, 1400):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(50)
+        assert _cut_off(page) == [], width
+        if width == NARROWEST_PX and screenshot is not None:
+            page.screenshot(path=str(screenshot))
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_a_german_customer_makes_a_photo_deck_in_german(
+    browser: Any, german: Any, tmp_path: Path
+) -> None:
     import pypdfium2 as pdfium
 
     shots = Path(os.environ.get("DECKGEN_E2E_SHOTS", tmp_path / "shots"))
@@ -168,6 +195,16 @@ def test_a_german_customer_makes_a_photo_deck_in_german(german: Any, tmp_path: P
     folder = tmp_path / "familie"
     studio = Studio(folder, tmp_path)
     try:
+        # first in English: nothing cut off there either, and the cards speak English
+        english = _context(browser, "en-GB")
+        page = english.new_page()
+        page.route("**/api/card/**", lambda route: route.abort())  # layout only: no previews
+        page.goto(studio.url)
+        page.wait_for_selector("body.ready")
+        assert _deck(folder)["language"] == "en"
+        _no_cut_off_at_any_width(page)
+        english.close()
+
         page = german.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -189,15 +226,8 @@ def test_a_german_customer_makes_a_photo_deck_in_german(german: Any, tmp_path: P
         _big_card_loaded(page)
         assert _english_words(page) == []
 
-        # nothing is cut off, German words included: at the narrowest width the page
-        # supports, just above the width where it turns into one column, and wide
-        for width in (NARROWEST_PX, 1000, 1400):
-            page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(50)
-            assert _cut_off(page) == [], width
-            if width == NARROWEST_PX:
-                page.screenshot(path=str(DOCS / "studio-narrow-de.png"))
-        page.set_viewport_size({"width": 1400, "height": 1000})
+        # nothing is cut off, German words included
+        _no_cut_off_at_any_width(page, DOCS / "studio-narrow-de.png")
 
         # the sample checklist before the download lists every sample item, in German
         page.click("#dl-print")

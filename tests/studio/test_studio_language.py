@@ -239,3 +239,12 @@ def test_other_objections_of_the_printer_are_said_by_rule(project: StudioProject
     assert "MeinSpiel (Karten 59 × 91 mm)" in texts[1]
     unknown = print_problems(project, "something new")[0].text("en")
     assert unknown.startswith("The deck does not meet every requirement of MeinSpiel")
+
+
+def test_every_message_the_page_asks_for_exists() -> None:
+    from deckgen.studio.app import PACKAGE
+
+    text = (PACKAGE / "templates" / "page.html.j2").read_text(encoding="utf-8")
+    asked = set(re.findall(r"""say\(["']([a-z_]+)["']""", text))
+    assert asked
+    assert asked <= set(i18n.MESSAGES), asked - set(i18n.MESSAGES)
