@@ -96,7 +96,8 @@ def demo_picture(value: int) -> str:
 
 
 def new_deck_data(name: str = NEW_DECK_NAME) -> dict[str, Any]:
-    """A MeinSpiel double-7 photo deck that builds as it is (sample pictures)."""
+    """A MeinSpiel double-7 photo deck that builds as it is (sample pictures), without
+    breaking a rule of MeinSpiel's."""
     from deckgen.studio.cards import profile_card
 
     data: dict[str, Any] = {
@@ -110,7 +111,13 @@ def new_deck_data(name: str = NEW_DECK_NAME) -> dict[str, Any]:
             "fit": "cover",
             "pictures": [demo_picture(v) for v in range(1, 8)],
         },
-        "back": {"background": "#1d3557", "pattern": "lattice", "logo": "demo:logo.png"},
+        # a neutral grey pattern prints in black ink alone, as MeinSpiel asks of thin lines
+        "back": {
+            "background": "#1d3557",
+            "pattern": "lattice",
+            "pattern_colour": "#7f7f7f",
+            "logo": "demo:logo.png",
+        },
         "cover": {"subtitle": "", "picture": "demo:cover.jpg"},
         "imprint": {"text": ""},
     }
