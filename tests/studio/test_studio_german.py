@@ -323,6 +323,7 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         page.click("#crop-apply")
         version = _wait_saved(page, version)
         assert page.locator(".slot.demo").count() == 0
+        assert page.locator('[data-slot="value-3"] .slot-file').inner_text() == "Urlaub 3.jpg"
         assert _english_words(page) == []
         page.screenshot(path=str(shots / "german.png"))
 

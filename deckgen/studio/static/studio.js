@@ -163,6 +163,8 @@
         img.style.objectPosition = `${f[0] * 100}% ${f[1] * 100}%`;
       }
       if (!has) img.removeAttribute("src");
+      // the customer's own file name (never the name the studio stored it under)
+      $(".slot-file", el).textContent = has && !slot.demo ? slot.file : "";
       const [text, low] = quality(slot);
       const q = $(".quality", el);
       q.textContent = slot.demo ? T.sample_note : text;
