@@ -115,34 +115,13 @@ def deck_zip(project: StudioProject) -> bytes:
 
 
 PRINTER_NAMES: dict[str, dict[str, str]] = {
-    "meinspiel": {
-        "en": "MeinSpiel (cards 59 × 91 mm)",
-        "de": "MeinSpiel (Karten 59 × 91 mm)",
-    },
-    "drivethrucards": {
-        "en": "DriveThruCards (poker cards)",
-        "de": "DriveThruCards (Pokerkarten)",
-    },
-    "makeplayingcards": {
-        "en": "MakePlayingCards (poker cards)",
-        "de": "MakePlayingCards (Pokerkarten)",
-    },
-    "thegamecrafter": {
-        "en": "The Game Crafter (poker cards)",
-        "de": "The Game Crafter (Pokerkarten)",
-    },
-    "home-a4": {
-        "en": "Print at home on A4 (9 cards a sheet)",
-        "de": "Zu Hause drucken auf A4 (9 Karten pro Blatt)",
-    },
-    "home-letter": {
-        "en": "Print at home on US Letter (9 cards a sheet)",
-        "de": "Zu Hause drucken auf US-Letter (9 Karten pro Blatt)",
-    },
-    "print-and-play": {
-        "en": "Print and play (9 cards a sheet, cut lines)",
-        "de": "Zum Selbstausdrucken (9 Karten pro Blatt, Schnittlinien)",
-    },
+    "meinspiel": {"en": "MeinSpiel (59 × 91 mm)", "de": "MeinSpiel (59 × 91 mm)"},
+    "drivethrucards": {"en": "DriveThruCards (poker)", "de": "DriveThruCards (Poker)"},
+    "makeplayingcards": {"en": "MakePlayingCards (poker)", "de": "MakePlayingCards (Poker)"},
+    "thegamecrafter": {"en": "The Game Crafter (poker)", "de": "The Game Crafter (Poker)"},
+    "home-a4": {"en": "Home printer, A4", "de": "Drucker zu Hause, A4"},
+    "home-letter": {"en": "Home printer, US Letter", "de": "Drucker zu Hause, US-Letter"},
+    "print-and-play": {"en": "Print and cut (A4)", "de": "Zum Ausschneiden (A4)"},
 }
 """Each bundled printer as the page names it, in both languages (a test checks that
 every bundled profile has both)."""

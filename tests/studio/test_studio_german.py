@@ -74,7 +74,8 @@ ENGLISH = (
     "faces.",
 )
 """English words that must not appear anywhere in the German page's text."""
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS_ENV = "DECKGEN_DOCS_SHOTS"
+"""Set to a folder (``docs``) to renew the screenshots the studio's manual shows."""
 
 
 def flat_photo(colour: tuple[int, int, int], size: tuple[int, int], fmt: str = "JPEG") -> bytes:
@@ -152,7 +153,27 @@ def _cut_off(page: Any) -> list[str]:
             .map((e) => `${e.tagName} '${(e.textContent || '').trim().slice(0, 40)}'`
                         + ` ${e.scrollWidth} > ${e.clientWidth}`)"""
     )
-    return list(found)
+    # a choice list shows its chosen entry on one line: each entry must fit its box
+    options = page.evaluate(
+        """() => {
+          const ctx = document.createElement('canvas').getContext('2d');
+          const out = [];
+          for (const s of document.querySelectorAll('select')) {
+            if (s.offsetParent === null || s.clientWidth === 0) continue;
+            const cs = getComputedStyle(s);
+            ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+            const room = s.clientWidth - parseFloat(cs.paddingLeft)
+              - parseFloat(cs.paddingRight) - 18;
+            for (const o of s.options) {
+              const w = ctx.measureText(o.textContent.trim()).width;
+              const text = o.textContent.trim();
+              if (w > room) out.push(`OPTION '${text}' ${Math.round(w)} > ${Math.round(room)}`);
+            }
+          }
+          return out;
+        }"""
+    )
+    return list(found) + list(options)
 
 
 def _colour_at(page_image: Image.Image, box_mm: list[float], page_mm: tuple[float, float]) -> Any:
@@ -193,6 +214,7 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
 
     shots = Path(os.environ.get("DECKGEN_E2E_SHOTS", tmp_path / "shots"))
     shots.mkdir(parents=True, exist_ok=True)
+    docs = Path(os.environ.get(DOCS_ENV, shots))
     folder = tmp_path / "familie"
     studio = Studio(folder, tmp_path)
     try:
@@ -221,14 +243,14 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         assert deck["name"] == "Unser Domino"
         # printers in German, and only the games this set can play
         printers = page.locator("#f-profile").inner_text()
-        assert "Zu Hause drucken auf A4" in printers
+        assert "Drucker zu Hause, A4" in printers
         games = page.locator('[data-key="imprint.rules"] option').all_inner_texts()
         assert games[1:] == ["Karten-Domino"], games
         _big_card_loaded(page)
         assert _english_words(page) == []
 
         # nothing is cut off, German words included
-        _no_cut_off_at_any_width(page, DOCS / "studio-narrow-de.png")
+        _no_cut_off_at_any_width(page, docs / "studio-narrow-de.png")
 
         # the sample checklist before the download lists every sample item, in German
         page.click("#dl-print")
@@ -240,7 +262,7 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         assert "Name des Spiels: noch der Beispieltext" in listed
         assert len(listed) == 7 + 3
         assert _english_words(page) == []
-        page.locator("#samples-dialog form").screenshot(path=str(DOCS / "studio-samples-de.png"))
+        page.locator("#samples-dialog form").screenshot(path=str(docs / "studio-samples-de.png"))
         page.locator("#samples-list button", has_text="Logo").click()
         page.wait_for_selector("#samples-dialog", state="hidden")
 
@@ -318,7 +340,7 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         focus_at(0.25, 0.25, "br")  # the sun at the upper left: the pips at the lower right
         assert page.locator("#crop-badge .pip").count() == 2
         assert _english_words(page) == []
-        page.locator("#crop-dialog form").screenshot(path=str(DOCS / "studio-crop-de.png"))
+        page.locator("#crop-dialog form").screenshot(path=str(docs / "studio-crop-de.png"))
         assert _cut_off(page) == []
         page.click("#crop-apply")
         version = _wait_saved(page, version)

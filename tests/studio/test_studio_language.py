@@ -236,7 +236,7 @@ def test_other_objections_of_the_printer_are_said_by_rule(project: StudioProject
     assert len(texts) == 2, texts
     assert texts[0].startswith("Manche dunklen Flächen brauchen mehr Farbe"), texts
     assert texts[1].startswith("Manche dünnen Linien oder kleine Schrift in Grau"), texts
-    assert "MeinSpiel (Karten 59 × 91 mm)" in texts[1]
+    assert "MeinSpiel (59 × 91 mm)" in texts[1]
     unknown = print_problems(project, "something new")[0].text("en")
     assert unknown.startswith("The deck does not meet every requirement of MeinSpiel")
 
