@@ -390,6 +390,10 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
     assert "Gemacht von" in imprint_text
     for english in ("tiles", "Short rules", "cards in all", "double-7", "Our"):
         assert english not in cover_text + imprint_text, english
+    # the short rules themselves are German sentences, not English ones
+    words = re.findall(r"[A-Za-zÄÖÜäöüß]+", imprint_text)
+    assert len([w for w in words if w in ("the", "and", "a", "player", "tile", "card")]) == 0
+    assert len([w for w in words if w in ("der", "die", "und", "eine", "Karte", "Spieler")]) > 5
 
     # no sample content: every picture on the cards is the customer's, the back has none
     back_images = PdfReader(io.BytesIO(back_pdf)).pages[0].images
