@@ -80,7 +80,7 @@ def build_printed_deck(
     if options.preset is not None:
         deck, note = fit_deck(deck, options.preset)
         if note is not None and reporter is not None:
-            reporter.info(note)
+            reporter.warn(note)  # a shop needs to know: kept under --quiet
     return build_deck(
         deck,
         out_dir,

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from deckgen.progress import Reporter
     from deckgen.rulespec import RuleSpec
 
-Verdict = Literal["ok", "warn", "gaps", "broken"]
+Verdict = Literal["ok", "notice", "warn", "fail", "gaps", "broken"]
 
 
 class CheckSettings(TypedDict, total=False):
@@ -41,6 +41,9 @@ class CheckSettings(TypedDict, total=False):
     """Let the numpy fast path give the statistics where it applies (default True)."""
     seconds_per_turn: float
     """The assumption behind the playing-time estimate (default 10)."""
+    confirm: bool
+    """Replay every design finding with skilled players (``smart`` in every seat) to
+    tell the rules from the bots (default True)."""
 
 
 @dataclass(frozen=True)
@@ -53,14 +56,15 @@ class RulesCheck:
 
     @property
     def verdict(self) -> Verdict:
-        """``ok``, ``warn`` (design warnings), ``gaps`` (situations the file does not
-        decide) or ``broken``."""
+        """``ok``; ``notice``, ``warn`` or ``fail`` (the worst finding); ``gaps``
+        (situations the file does not decide) or ``broken``."""
         verdict: Verdict = self.report["verdict"]
         return verdict
 
     @property
     def exit_code(self) -> int:
-        """0 ok, 5 warn, 3 gaps, 4 broken: what ``deckgen rules check`` exits with."""
+        """0 ok, 6 notice, 5 warn, 7 fail, 3 gaps, 4 broken: what ``deckgen rules
+        check`` exits with."""
         return int(self.report["exit_code"])
 
     @property
@@ -124,6 +128,11 @@ def check_rules(
         seconds_per_turn=seconds_per_turn,
     )
     result = run_check(spec, options, reporter=reporter)
+    report = build_report(result)
+    if settings.get("confirm", True) and report["verdict"] not in ("gaps", "broken"):
+        from deckgen.rulecheck.confirm import confirm
+
+        confirm(report, spec, seed=options.seed, workers=options.workers)
     if reporter is not None:
         reporter.finish()
-    return RulesCheck(rules=spec, report=build_report(result))
+    return RulesCheck(rules=spec, report=report)

@@ -40,6 +40,8 @@ class DeckOptions(TypedDict, total=False):
     """On sheets: crop marks, cut lines, or none (default: the profile's, else crop)."""
     png: bool
     """Also one PNG per card and the back, in ``png/``."""
+    card_pdfs: bool
+    """Also one PDF per card and the back, in ``cards/`` (whatever the profile writes)."""
     cmyk: bool | None
     """Convert the PDFs to CMYK with a PDF/X output intent (``None``: as the profile says)."""
     back_offset_mm: tuple[float, float] | None
@@ -102,6 +104,7 @@ def build_deck(
         duplex=options.get("duplex"),
         marks=options.get("marks"),
         png=options.get("png", False),
+        card_pdfs=options.get("card_pdfs", False),
         cmyk=options.get("cmyk"),
         back_offset_mm=_back_offset(options.get("back_offset_mm")),
         force=options.get("force", False),

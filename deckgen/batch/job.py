@@ -10,6 +10,7 @@ outcome with its message, never an exception.
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 import traceback
@@ -83,6 +84,8 @@ def build_order(
     target = out_dir / order.order_id
     stage: Path | None = None
     try:
+        if os.path.lexists(target):  # before any work: never replace what a batch did not build
+            publish.check_replaceable(target)
         deck = load_order_deck(order, settings)
         stage = publish.staging_folder(out_dir, order.order_id)
         result = build_printed_deck(

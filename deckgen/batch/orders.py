@@ -13,7 +13,10 @@ again.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,11 +36,17 @@ from deckgen.batch.columns import (
 from deckgen.batch.order import Order
 from deckgen.batch.settings import BatchSettings
 from deckgen.batch.sheet import Sheet, SheetRow, column_letter
-from deckgen.errors import DeckgenError, SpecError, did_you_mean
-from deckgen.paths import resolve_inside
+from deckgen.errors import DeckgenError, SpecError, did_you_mean, excerpt
+from deckgen.paths import require_file, resolve_inside
 
 MAX_QUANTITY = 1_000_000
 DEMO_PREFIX = "demo:"
+FOLDER_NAME_CHARS = 60
+"""An order's folder name keeps this many characters of its order id (deck.spec.slugify)."""
+DEVICE_NAMES = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"{kind}{n}" for kind in ("com", "lpt") for n in range(10)]
+)
+"""Names Windows reserves for devices: no folder may be called so (in any case)."""
 
 
 @dataclass(frozen=True)
@@ -146,20 +155,35 @@ def _resolve_path(text: str, sheet: Sheet, column: str, settings: BatchSettings)
             sheet.folder, text, where=column, allow_outside=settings.allow_outside
         )
     except DeckgenError as exc:
-        raise _RowProblem(
-            column,
-            f"the path '{text}' leads outside the spreadsheet's folder"
-            if "outside" in exc.what
-            else exc.what,
-            "put the file next to the spreadsheet (or in a folder below it)",
-        ) from None
-    if not path.is_file():
-        raise _RowProblem(
-            column,
-            f"the file '{text}' does not exist",
-            f"put it at {path}, or correct the path (relative to the spreadsheet)",
-        )
+        if "outside" in exc.what:
+            raise _RowProblem(
+                column,
+                f"the path '{excerpt(text, 80)}' leads outside the spreadsheet's folder",
+                "put the file next to the spreadsheet (or in a folder below it)",
+            ) from None
+        raise _RowProblem(column, exc.what, exc.fix or "") from None
+    try:  # a name too long, a folder, a FIFO: each with its true reason, never a hang
+        require_file(path, shown=text, what="file", where=column, fix="")
+    except DeckgenError as exc:
+        raise _RowProblem(column, exc.what, _file_fix(path)) from None
     return str(path)
+
+
+def _file_fix(path: Path) -> str:
+    """How to fix a cell whose path names no regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"put it at {excerpt(path, 120)}, or correct the path (relative to the spreadsheet)"
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return "shorten the file and folder names of the path"
+        return "check the path and the file's permissions"
+    except ValueError:
+        return "remove the NUL character from the path"
+    if stat.S_ISDIR(mode):
+        return "name a file inside that folder, not the folder"
+    return "name a regular file (a picture or a font), not a pipe, socket or device"
 
 
 def _rebase(value: Any, deck_dir: Path, sheet: Sheet, where: str, settings: BatchSettings) -> Any:
@@ -199,17 +223,13 @@ def _probe_picture(path: str, text: str, column: str) -> str:
     """Refuse a file that is not a picture now, not halfway through the batch."""
     if path.startswith(DEMO_PREFIX):
         return path
-    from PIL import Image, UnidentifiedImageError
+    from deckgen.deck.picturefile import picture_header
 
     try:
-        with Image.open(path):  # reads and checks the header only
-            pass
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
-        raise _RowProblem(
-            column,
-            f"the file '{text}' is not a picture deckgen can read ({type(exc).__name__})",
-            "save it as JPEG, PNG, WebP or TIFF",
-        ) from None
+        picture_header(Path(path), where=column)  # the header only: format, size
+    except DeckgenError as exc:
+        what = f"the file {exc.what}" if exc.what.startswith("'") else exc.what
+        raise _RowProblem(column, what, exc.fix or "") from None
     return path
 
 
@@ -322,12 +342,22 @@ def _row_order(
                 "fill the name column, or point the deck column at a deck file with a name",
             )
         )
+    order_id = slugify(cells.get(ORDER) or (name if isinstance(name, str) else ""))
+    if order_id in DEVICE_NAMES:
+        problems.append(
+            _RowProblem(
+                ORDER if cells.get(ORDER) else "name",
+                f"the order id '{excerpt(cells.get(ORDER) or name)}' would be the folder name "
+                f"'{order_id}', which Windows reserves for a device",
+                f"choose another order id (order column), such as '{order_id}-1'",
+            )
+        )
     if problems:
         raise _RowProblems(problems)
     assert isinstance(name, str)
     return Order(
         row=row.number,
-        order_id=slugify(cells.get(ORDER) or name),
+        order_id=order_id,
         name=name,
         quantity=quantity,
         data=data,
@@ -354,6 +384,37 @@ def _quantity(text: str) -> int:
     return int(value)
 
 
+def _order_source(order: Order) -> str:
+    """The text the order id was made from: the order cell, else the deck's name."""
+    return order.cells.get(ORDER) or order.name
+
+
+def _same_folder(order: Order, row: SheetRow, first_row: int, first_source: str) -> _RowProblem:
+    """Two rows whose order ids give one folder: a duplicate, or two ids cut or folded alike."""
+    column = ORDER if row.cells.get(ORDER) else "name"
+    fix = "give each row its own order id (order column) so each gets its own folder"
+    source = _order_source(order)
+    if source == first_source:
+        return _RowProblem(column, f"the order '{order.order_id}' is also row {first_row}'s", fix)
+    if len(order.order_id) == FOLDER_NAME_CHARS:
+        what = (
+            f"the order ids of rows {first_row} and {row.number} (ending "
+            f"'…{excerpt(first_source[-16:])}' and '…{excerpt(source[-16:])}') differ only "
+            f"after their first {FOLDER_NAME_CHARS} characters, all a folder name keeps"
+        )
+    else:
+        what = (
+            f"the order ids '{excerpt(first_source, 40)}' (row {first_row}) and "
+            f"'{excerpt(source, 40)}' (row {row.number}) differ only in case, accents or "
+            "punctuation, which a folder name drops"
+        )
+    return _RowProblem(
+        column,
+        f"{what}: both would be the folder '{order.order_id}'",
+        "make them differ within their first 60 letters and digits",
+    )
+
+
 def validate_sheet(sheet: Sheet, settings: BatchSettings) -> Validated:
     """Check every row (deck data, paths, pictures, fonts, rules); build nothing."""
     from deckgen.batch.deckload import load_order_deck
@@ -366,7 +427,7 @@ def validate_sheet(sheet: Sheet, settings: BatchSettings) -> Validated:
             Problem(None, None, "the spreadsheet has no rows of orders", "add a row per deck")
         )
         return result
-    owners: dict[str, int] = {}
+    owners: dict[str, tuple[int, str]] = {}
     for row in sheet.rows:
         try:
             order = _row_order(row, sheet, columns, settings)
@@ -375,18 +436,14 @@ def validate_sheet(sheet: Sheet, settings: BatchSettings) -> Validated:
             except DeckgenError as exc:
                 raise _RowProblem(_column_of(exc, row), exc.what, exc.fix or "") from None
             if order.order_id in owners:
-                raise _RowProblem(
-                    ORDER if ORDER in row.cells else "name",
-                    f"the order '{order.order_id}' is also row {owners[order.order_id]}'s",
-                    "give each row its own order id (order column) so each gets its own folder",
-                )
+                raise _same_folder(order, row, *owners[order.order_id])
         except (_RowProblem, _RowProblems) as exc:
             found = exc.problems if isinstance(exc, _RowProblems) else [exc]
             for one in found:
                 column, what, fix = one.problem
                 result.problems.append(Problem(row.number, column, what, fix))
             continue
-        owners[order.order_id] = row.number
+        owners[order.order_id] = (row.number, _order_source(order))
         result.orders.append(
             Order(**{**order.__dict__, "fingerprint": fingerprint(order, deck, settings)})
         )

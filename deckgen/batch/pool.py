@@ -31,9 +31,12 @@ from deckgen.workers import die_with_parent
 _events: Any = None
 
 
-def _init_worker(events: Any) -> None:
+def _init_worker(events: Any, parent_pid: int) -> None:
+    """Worker start-up: die with the batch (``parent_pid``, read in the batch, not here:
+    a worker that starts after the batch was killed must not take its new parent, PID 1,
+    for the batch), ignore Ctrl-C, keep prepared pictures for later decks."""
     global _events
-    die_with_parent(os.getppid())  # exits at once if the parent died already
+    die_with_parent(parent_pid)  # exits at once if the batch died already
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides what Ctrl-C does
     _events = events
     from deckgen.deck.picturecache import enable_shared_cache
@@ -104,7 +107,7 @@ def run_pool(
         max_workers=max(1, min(jobs, len(orders))),
         mp_context=ctx,
         initializer=_init_worker,
-        initargs=(events,),
+        initargs=(events, os.getpid()),
     )
     outcomes: list[Outcome] = []
     clean = False

@@ -70,7 +70,8 @@ def publish(stage: Path, target: Path) -> None:
     """Put the finished ``stage`` folder at ``target`` by renaming (replacing an old one)."""
     for _ in range(5):
         old: Path | None = None
-        if target.exists():
+        if os.path.lexists(target):
+            check_replaceable(target)
             old = stage.parent / f"{target.name}.old.{_host()}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
             with contextlib.suppress(FileNotFoundError):
                 os.rename(target, old)
@@ -88,6 +89,22 @@ def publish(stage: Path, target: Path) -> None:
                 shutil.rmtree(old, ignore_errors=True)
         return
     raise OutputError(f"cannot publish {target}: it keeps being replaced by another process")
+
+
+def check_replaceable(target: Path) -> None:
+    """Refuse to replace anything at ``target`` but a deck folder a batch built there.
+
+    An order's folder name comes from the spreadsheet (or, on a queue, from whoever
+    wrote the job): a row named ``documents`` in a batch into the home folder must not
+    delete ``~/documents``.
+    """
+    manifest = read_manifest(target) if target.is_dir() and not target.is_symlink() else None
+    if manifest is None or not isinstance(manifest.get(ORDER_KEY), dict):
+        raise OutputError(
+            f"{target} already exists and is not a deck folder a batch built, so it is "
+            "left as it is",
+            fix="move it away, choose another output folder (--out), or give the order another id",
+        )
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:

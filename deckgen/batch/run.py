@@ -33,6 +33,8 @@ class RunOptions:
     """Build the valid rows even when others are invalid."""
     queue_url: str | None = None
     """``redis://host:port/db``: enqueue the rows as jobs instead of building here."""
+    insecure_redis: bool = False
+    """Accept a Redis server on another machine without password or TLS."""
 
 
 def default_out_dir(sheet: Path) -> Path:
@@ -72,7 +74,14 @@ def run_batch(
     if options.queue_url:
         from deckgen.batch.rqueue import run_on_queue
 
-        outcomes += run_on_queue(validated.orders, settings, out_dir, options.queue_url, observer)
+        outcomes += run_on_queue(
+            validated.orders,
+            settings,
+            out_dir,
+            options.queue_url,
+            observer,
+            insecure=options.insecure_redis,
+        )
     else:
         outcomes += _run_local(validated.orders, settings, out_dir, options, observer)
     outcomes.sort(key=lambda o: o.row)

@@ -11,7 +11,6 @@ without case and surrounding spaces. The file is untrusted: its size is limited.
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,9 @@ from deckgen.paths import read_limited
 
 MAX_SHEET_BYTES = 20_000_000
 MAX_ROWS = 10_000
+"""Rows of orders (below the header) a spreadsheet may have, CSV and XLSX alike."""
+MAX_COLUMNS = 256
+"""Columns an order sheet may use (deckgen's columns are about 60)."""
 SUFFIXES = (".csv", ".xlsx")
 
 
@@ -49,22 +51,25 @@ def normalise_column(name: str) -> str:
     return name.strip().lower()
 
 
-def _cell_text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, datetime.datetime | datetime.date):
-        return value.isoformat()
-    return str(value).strip()
+def _too_many_rows(path: Path) -> SpecError:
+    return SpecError(
+        f"the spreadsheet has more than {MAX_ROWS} rows",
+        where=str(path),
+        fix="split it into several spreadsheets",
+    )
 
 
 def _table(path: Path, header: list[str], body: list[tuple[int, list[str]]]) -> Sheet:
     columns = [normalise_column(h) for h in header]
     while columns and not columns[-1]:
         columns.pop()
+    if len(columns) > MAX_COLUMNS:
+        raise SpecError(
+            f"the first row names {len(columns)} columns, more than the {MAX_COLUMNS} an "
+            "order sheet may use",
+            where=str(path),
+            fix="keep only the columns of docs/batch.md",
+        )
     seen: dict[str, int] = {}
     for i, name in enumerate(columns):
         letter = column_letter(i)
@@ -99,11 +104,7 @@ def _table(path: Path, header: list[str], body: list[tuple[int, list[str]]]) -> 
         }
         rows.append(SheetRow(number, cells))
         if len(rows) > MAX_ROWS:
-            raise SpecError(
-                f"the spreadsheet has more than {MAX_ROWS} rows",
-                where=str(path),
-                fix="split it into several spreadsheets",
-            )
+            raise _too_many_rows(path)
     if not columns:
         raise SpecError(
             "the spreadsheet has no column names in its first row",
@@ -155,30 +156,17 @@ def _read_csv(path: Path) -> Sheet:
 
 
 def _read_xlsx(path: Path) -> Sheet:
-    import zipfile
+    from deckgen.batch.xlsx import TooManyRowsError, read_xlsx_rows
 
-    from openpyxl import load_workbook
-
-    read_limited(path, max_bytes=MAX_SHEET_BYTES, what="spreadsheet", where=str(path))
+    raw = read_limited(path, max_bytes=MAX_SHEET_BYTES, what="spreadsheet", where=str(path))
     try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise SpecError(
-            f"the file is not an Excel workbook ({exc})",
-            where=str(path),
-            fix="save it from your spreadsheet program as .xlsx (or .csv)",
-        ) from None
-    try:
-        sheet = book.worksheets[0]
-        values = [
-            (number, [_cell_text(v) for v in row])
-            for number, row in enumerate(sheet.iter_rows(values_only=True), start=1)
-        ]
-    finally:
-        book.close()
-    if not values:
+        rows = read_xlsx_rows(path, raw, max_rows=MAX_ROWS, max_columns=MAX_COLUMNS)
+    except TooManyRowsError:
+        raise _too_many_rows(path) from None
+    if not rows:
         raise SpecError("the spreadsheet is empty", where=str(path), fix="add a header row")
-    return _table(path, values[0][1], values[1:])
+    header = rows[0][1] if rows[0][0] == 1 else []
+    return _table(path, header, [(n, values) for n, values in rows if n > 1])
 
 
 def read_sheet(path: str | Path) -> Sheet:

@@ -48,6 +48,14 @@ QueueOpt = Annotated[
         "`deckgen worker` processes, instead of building them here.",
     ),
 ]
+InsecureRedisOpt = Annotated[
+    bool,
+    typer.Option(
+        "--insecure-redis",
+        help="Accept a Redis server on another machine without a password or TLS (only on a "
+        "network you trust completely: whoever reaches the server can fill the queue).",
+    ),
+]
 
 
 class ProgressObserver:
@@ -146,6 +154,7 @@ def run_command(
         bool, typer.Option("--check", help="Only validate every row; build nothing.")
     ] = False,
     queue: QueueOpt = None,
+    insecure_redis: InsecureRedisOpt = False,
     allow_outside: AllowOutsideOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
@@ -165,7 +174,13 @@ def run_command(
     if check:
         _check(check_batch(spreadsheet, settings), quiet=quiet, as_json=as_json)
         return
-    options = RunOptions(out_dir=out, jobs=jobs, keep_going=keep_going, queue_url=queue)
+    options = RunOptions(
+        out_dir=out,
+        jobs=jobs,
+        keep_going=keep_going,
+        queue_url=queue,
+        insecure_redis=insecure_redis,
+    )
     observer = ProgressObserver(quiet=quiet or as_json)
     try:
         summary = run_batch(spreadsheet, settings, options, observer)
@@ -245,6 +260,15 @@ def worker_command(
             help="Seconds between looks for jobs whose worker died (they are then rebuilt).",
         ),
     ] = 30,
+    only_into: Annotated[
+        Path | None,
+        typer.Option(
+            "--only-into",
+            help="Build only decks whose output folder is this folder or inside it; refuse "
+            "other jobs (recommended: whoever can write to the Redis chooses the folder).",
+        ),
+    ] = None,
+    insecure_redis: InsecureRedisOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Build decks that `deckgen batch ... --queue URL` enqueued, until stopped (Ctrl-C)."""
@@ -253,4 +277,11 @@ def worker_command(
     timing = WorkerTiming(
         check_every_s=check_every, heartbeat_s=min(10, check_every), grace_s=check_every
     )
-    run_worker(queue, burst=burst, quiet=quiet, timing=timing)
+    run_worker(
+        queue,
+        burst=burst,
+        quiet=quiet,
+        timing=timing,
+        insecure=insecure_redis,
+        only_into=only_into,
+    )

@@ -2,7 +2,7 @@
 
 Thin: parse options, run the check with a progress bar, write the JSON and Markdown
 reports (and example game records beside them), print a summary, and exit with the
-verdict: 0 ok, 5 warn, 3 gaps, 4 broken (2 stays for user errors).
+verdict: 0 ok, 6 notice, 5 warn, 7 fail, 3 gaps, 4 broken (2 stays for user errors).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     if len(reasons) > 20:
         lines.append(f"  ... and {len(reasons) - 20} more (see the report)")
     warnings = report.get("warnings", [])
-    if warnings and report["verdict"] != "warn":
+    if warnings and report["verdict"] in ("gaps", "broken"):
         lines.append("  design warnings:")
         lines += [f"  - {w['message']}" for w in warnings]
     for key, sec in report["players"].items():
@@ -124,6 +124,14 @@ def check_command(
         bool,
         typer.Option("--no-fast", help="Play every round with the reference engine (slower)."),
     ] = False,
+    no_confirm: Annotated[
+        bool,
+        typer.Option(
+            "--no-confirm",
+            help="Do not replay the design findings with skilled players (smart bots in "
+            "every seat); by default each says whether it holds under skilled play.",
+        ),
+    ] = False,
     ladder: Annotated[
         bool,
         typer.Option(
@@ -142,8 +150,9 @@ def check_command(
 ) -> None:
     """Play a rules file out at scale and report what its rules get wrong.
 
-    Exit code: 0 ok, 5 warn (design warnings), 3 gaps (situations the file does not
-    decide), 4 broken.
+    The verdict is the worst finding: exit code 0 ok, 6 notice, 5 warn, 7 fail (a
+    printed text that contradicts the parameters, or a design far over its limits),
+    3 gaps (situations the file does not decide), 4 broken.
     """
     from deckgen.api.checks import check_rules
     from deckgen.api.games import load_rules
@@ -176,6 +185,7 @@ def check_command(
         workers=workers,
         fast=not no_fast,
         seconds_per_turn=seconds_per_turn,
+        confirm=not no_confirm,
     )
     report = check.report
     if ladder:

@@ -153,6 +153,10 @@ def build_command(
     png: Annotated[
         bool, typer.Option("--png", help="Also write one PNG per card and the back into png/.")
     ] = False,
+    card_pdfs: Annotated[
+        bool,
+        typer.Option("--card-pdfs", help="Also write one PDF per card and the back into cards/."),
+    ] = False,
     cmyk: Annotated[
         bool | None,
         typer.Option(
@@ -198,6 +202,7 @@ def build_command(
         duplex=duplex.value if duplex else None,
         marks=marks.value if marks else None,
         png=png,
+        card_pdfs=card_pdfs,
         cmyk=cmyk,
         back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
         preview=not no_preview,
@@ -310,6 +315,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
     for p in presets:
         names = {
             "card-pdfs": "a PDF per card",
+            "fronts-backs-pdf": "fronts PDF + backs PDF",
             "card-pngs": "a PNG per card",
             "interleaved-pdf": "back/front PDF",
             "sheets": f"sheets {p.sheet.paper if p.sheet else ''}".strip(),

@@ -24,10 +24,19 @@ def studio_command(
         str,
         typer.Option(
             "--host",
-            help="Address to listen on. Default 127.0.0.1 (this computer only); another "
-            "address lets other machines in, with a warning.",
+            help="Address to listen on. Default 127.0.0.1 (this computer only). An address "
+            "other machines can reach needs --allow-network; an address meaning every "
+            "network (0.0.0.0, ::) is refused.",
         ),
     ] = "127.0.0.1",
+    allow_network: Annotated[
+        bool,
+        typer.Option(
+            "--allow-network",
+            help="Let other machines reach the studio at the --host address (with a "
+            "warning: anyone with the link can change the deck).",
+        ),
+    ] = False,
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Do not open the browser; just print the URL.")
     ] = False,
@@ -38,4 +47,12 @@ def studio_command(
     """
     from deckgen.studio.server import ServeOptions, serve
 
-    serve(ServeOptions(target=target, port=port, host=host, open_browser=not no_browser))
+    serve(
+        ServeOptions(
+            target=target,
+            port=port,
+            host=host,
+            open_browser=not no_browser,
+            allow_network=allow_network,
+        )
+    )

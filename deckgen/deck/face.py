@@ -150,12 +150,16 @@ def draw_badge(ctx: DrawContext, value: int, inner: Box) -> None:
 
 
 def draw_corner_index(ctx: DrawContext, tile: Tile) -> None:
-    """``a|b`` in the top-left corner and, turned, in the bottom-right one.
+    """``a|b`` in the top-left corner and, turned, in the bottom-right one, inside the
+    safe area rounded with the card's corner radius (:mod:`deckgen.deck.cornerindex`).
 
     On a card with a background picture the index sits on a small plate of the card
     colour, so it stays readable.
     """
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
+
+    from deckgen.deck.cornerindex import place_index
+    from deckgen.units import PT_PER_MM
 
     g = ctx.geometry
     card_rgb = parse_colour(ctx.deck.spec.card.background)
@@ -164,6 +168,9 @@ def draw_corner_index(ctx: DrawContext, tile: Tile) -> None:
     size = min(9.0, max(6.0, g.safe.h * 0.045))
     text = f"{tile.low}|{tile.high}"
     width = stringWidth(text, ctx.fonts.bold, size)
+    ascent, descent = getAscentDescent(ctx.fonts.bold, size)
+    pad = size * 0.3 if on_picture else 0.0
+    spot = place_index(width, ascent, descent, pad, ctx.deck.corner_radius_mm * PT_PER_MM)
     c = ctx.canvas
     for turned in (False, True):
         c.saveState()
@@ -173,12 +180,11 @@ def draw_corner_index(ctx: DrawContext, tile: Tile) -> None:
         else:
             c.translate(g.safe.x, g.safe.y + g.safe.h)
         # local frame: origin at the corner, text runs right, card interior is below
-        baseline = -size * 0.8
         if on_picture:
-            pad = size * 0.3
-            plate = Box(-pad, baseline - size * 0.25 - pad, width + 2 * pad, size + 2 * pad)
+            left, bottom, right, top = spot.box
+            plate = Box(left, bottom, right - left, top - bottom)
             ctx.round_box(plate, size * 0.3, fill=card_rgb)
         ctx.fill(ink)
         c.setFont(ctx.fonts.bold, size)
-        c.drawString(0, baseline, text)
+        c.drawString(spot.x, spot.baseline, text)
         c.restoreState()

@@ -30,17 +30,17 @@ PORTRAIT_FOCUS = (0.5, 1 / 3)
 
 @lru_cache(maxsize=256)
 def _is_portrait(path: Path) -> bool:
-    """Whether the picture file is taller than wide (as shown, EXIF rotation applied)."""
-    from PIL import Image, UnidentifiedImageError
+    """Whether the picture file is taller than wide (as shown, EXIF rotation applied).
+
+    Read from the header only (:func:`deckgen.deck.picturefile.picture_header`).
+    """
+    from deckgen.deck.picturefile import picture_header
+    from deckgen.errors import DeckgenError
 
     try:
-        with Image.open(path) as image:
-            width, height = image.size
-            turned = int(image.getexif().get(0x0112, 1)) in (5, 6, 7, 8)
-    except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError):
+        width, height = picture_header(path, where=str(path)).upright_size
+    except DeckgenError:
         return False  # the picture loader reports unreadable or hostile files
-    if turned:
-        width, height = height, width
     return height > width * 1.05
 
 

@@ -33,6 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from deckgen.deck.picturefile import ALLOWED_FORMATS as ALLOWED_FORMATS
+from deckgen.deck.picturefile import MAX_PICTURE_BYTES as MAX_PICTURE_BYTES
+from deckgen.deck.picturefile import MAX_PICTURE_PIXELS as MAX_PICTURE_PIXELS
+from deckgen.deck.picturefile import (
+    PictureHeader,
+    decoding,
+    open_untrusted,
+    too_many_pixels,
+)
 from deckgen.errors import ResourceError
 from deckgen.paths import read_limited
 from deckgen.progress import Reporter
@@ -42,11 +51,7 @@ if TYPE_CHECKING:
 
     from deckgen.deck.picturecache import PreparedCache
 
-MAX_PICTURE_BYTES = 80_000_000
-MAX_PICTURE_PIXELS = 80_000_000
-"""Pictures claiming more pixels than this (80 MP) are refused before decoding."""
 TARGET_DPI = 300
-ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "TIFF", "MPO"}
 JPEG_QUALITY = 90
 
 Fit = Literal["cover", "contain"]
@@ -89,47 +94,37 @@ class PreparedPicture:
     image: PILImage.Image | None = field(default=None, repr=False, compare=False)
 
 
-def _not_a_picture(path: Path, where: str, detail: str = "") -> ResourceError:
-    return ResourceError(
-        f"'{path.name}' is not a picture deckgen can read{': ' + detail if detail else ''}",
-        where=where,
-        fix="use a JPEG, PNG, WebP or TIFF file (re-export it from your photo program)",
-    )
-
-
 def open_picture(
     path: Path, *, where: str, needs: list[PictureUse] | None = None, dpi: int = TARGET_DPI
 ) -> DecodedPicture:
-    """Open, check and decode ``path`` once, at the smallest draft scale that serves ``needs``."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    """Open, check and decode ``path`` once, at the smallest draft scale that serves ``needs``.
 
-    raw = read_limited(path, max_bytes=MAX_PICTURE_BYTES, what="picture", where=where)
+    Opening and every check before decoding (size, format, pixels, JPEG scans) are
+    :func:`deckgen.deck.picturefile.open_untrusted`'s; the pixels decoded at once in the
+    process are bounded by :func:`deckgen.deck.picturefile.decoding`.
+    """
+    im, header = open_untrusted(path, where=where)
+    with decoding(header.width_px * header.height_px):
+        return _decode(im, header, path, where=where, needs=needs, dpi=dpi)
+
+
+def _decode(
+    im: PILImage.Image,
+    header: PictureHeader,
+    path: Path,
+    *,
+    where: str,
+    needs: list[PictureUse] | None,
+    dpi: int,
+) -> DecodedPicture:
+    from PIL import Image, ImageOps
+
+    width, height = header.width_px, header.height_px
+    orientation = header.orientation
+    swapped = header.swapped
+    upright = header.upright_size
     with warnings.catch_warnings():
-        # Pillow's own guard: warn above ~89 MP (we check the size ourselves, below),
-        # refuse above ~179 MP before reading any pixel data.
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        try:
-            im = Image.open(io.BytesIO(raw))
-        except Image.DecompressionBombError as exc:
-            raise _bomb(path, where, None, str(exc)) from None
-        except UnidentifiedImageError:
-            raise _not_a_picture(path, where) from None
-        except (OSError, ValueError, SyntaxError) as exc:
-            raise _not_a_picture(path, where, str(exc)) from None
-        if im.format not in ALLOWED_FORMATS:
-            raise _not_a_picture(path, where, f"it is a {im.format} file")
-        width, height = im.size
-        if width * height > MAX_PICTURE_PIXELS:
-            raise _bomb(path, where, (width, height))
-        if width < 1 or height < 1:
-            raise _not_a_picture(path, where, "it has no pixels")
-        orientation = 1
-        try:
-            orientation = int(im.getexif().get(0x0112, 1))
-        except Exception:
-            orientation = 1
-        swapped = orientation in (5, 6, 7, 8)
-        upright = (height, width) if swapped else (width, height)
         if needs and im.format in ("JPEG", "MPO"):
             want = _draft_size(upright, needs, dpi)
             if swapped:
@@ -139,7 +134,7 @@ def open_picture(
         try:
             _load_strictly(im)
         except Image.DecompressionBombError:
-            raise _bomb(path, where, (width, height)) from None
+            raise too_many_pixels(path, where, (width, height)) from None
         except (OSError, ValueError, SyntaxError) as exc:
             raise ResourceError(
                 f"the picture '{path.name}' is damaged or cut short ({exc})",
@@ -147,7 +142,6 @@ def open_picture(
                 fix="export or download the picture again",
             ) from None
     icc = im.info.get("icc_profile")
-    del raw
     decoded = (im.size[1], im.size[0]) if swapped else im.size  # after any draft
     factor = _reduce_factor(upright, decoded, needs, dpi) if needs else 1
     if factor >= 2:
@@ -244,24 +238,6 @@ def _load_strictly(im: PILImage.Image) -> None:
         im.load()
     finally:
         ImageFile.LOAD_TRUNCATED_IMAGES = before
-
-
-def _bomb(path: Path, where: str, size: tuple[int, int] | None, detail: str = "") -> ResourceError:
-    import re
-
-    claimed = re.search(r"\((\d+) pixels\)", detail)
-    if size:
-        claim = f"claims {size[0]:,} x {size[1]:,} pixels"
-    elif claimed:
-        claim = f"claims {int(claimed.group(1)):,} pixels"
-    else:
-        claim = "claims too many pixels"
-    return ResourceError(
-        f"the picture '{path.name}' {claim}, more than the "
-        f"{MAX_PICTURE_PIXELS // 1_000_000} megapixels deckgen accepts (a decompression bomb?)",
-        where=where,
-        fix="use a smaller picture; a card needs only a few megapixels",
-    )
 
 
 def _draft_size(upright: tuple[int, int], needs: list[PictureUse], dpi: int) -> tuple[int, int]:

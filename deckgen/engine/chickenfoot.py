@@ -20,6 +20,8 @@ Everything else is the plain layout interface (kernel, invariants, records).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from deckgen.engine.layouts import Layout, TileTable
 from deckgen.engine.moves import Move
 
@@ -107,7 +109,7 @@ class ChickenFoot(Layout):
                 m |= t.suit[v]
         return m
 
-    def moves(self, t: TileTable, hand: int) -> list[Move]:
+    def moves(self, t: TileTable, hand: int, kinds: Sequence[int] | None = None) -> list[Move]:
         """For each distinct value among the ends open now (in end order), the fitting
         tiles by deck index; while arms or toes are missing, only the next one."""
         out: list[Move] = []

@@ -27,16 +27,18 @@ def round_lines(
         f"Round {number}: {seat_name(r.starter)} starts"
         + (f" (after {r.redeals} redeals)" if r.redeals else "")
     ]
-    if r.deal is not None:
+    station = spec.params.opening.lead == "station" and r.turned_up >= 0
+    if r.deal is not None and station:
+        lines.extend(_station_lines(spec, r))
+    elif r.deal is not None:
         for s, hand in enumerate(r.deal.hands):
             lines.append(f"  {seat_name(s)} holds " + " ".join(str(tiles[i]) for i in hand))
         if r.deal.stock:
             lines.append(f"  stock: {len(r.deal.stock)} tiles")
     trains = spec.params.board.shape == "trains"
     n = len(r.hand_values)
-    if r.turned_up >= 0:
-        what = "station double" if trains else "start tile turned up"
-        lines.append(f"  {what}: {tiles[r.turned_up]}")
+    if r.turned_up >= 0 and not station:
+        lines.append(f"  start tile turned up: {tiles[r.turned_up]}")
     actions = r.actions or []
     multiple = spec.params.scoring.ends_multiple
     counted: list[tuple[int, int] | None] = [None] * len(actions)
@@ -48,7 +50,10 @@ def round_lines(
             actions,
             multiple,
         )
+    marked: set[int] = set()  # seats whose train is marked open
     for a, cp in zip(actions, counted, strict=True):
+        if trains and a.kind == "play" and a.end == a.seat:
+            marked.discard(a.seat)  # the owner played on it: the marker comes off
         score = ""
         if cp is not None:
             score = f"; the ends count {cp[0]}" + (f", scores {cp[1]}" if cp[1] else "")
@@ -65,7 +70,8 @@ def round_lines(
             )
         elif a.kind == "draw":
             lines.append(f"  {seat_name(a.seat)} draws {tiles[a.tile]}")
-        elif trains:
+        elif trains and a.seat not in marked:
+            marked.add(a.seat)
             lines.append(f"  {seat_name(a.seat)} passes and marks their train open")
         else:
             lines.append(f"  {seat_name(a.seat)} passes")
@@ -88,6 +94,41 @@ def round_lines(
     for g in r.gaps:
         lines.append(f"  GAP {g.situation}: {g.description} ({g.fallback})")
     return lines
+
+
+def _station_lines(spec: RuleSpec, r: RoundResult) -> list[str]:
+    """``lead.station``: the hands as dealt, who set the round's double out and which tile
+    took its place (the top of the stock), the hands and the stock as play begins."""
+    assert r.deal is not None
+    tiles = spec.dset.tiles
+    d = r.turned_up
+    name = "centre double" if spec.params.board.shape == "chicken_foot" else "station double"
+    hands = [list(h) for h in r.deal.hands]
+    stock = list(r.deal.stock)  # in draw order, top first
+    holder = next((s for s, h in enumerate(hands) if d in h), -1)
+    dealt = "is dealt" if holder >= 0 else "holds"
+    out = [
+        f"  {seat_name(s)} {dealt} " + " ".join(str(tiles[i]) for i in h)
+        for s, h in enumerate(hands)
+    ]
+    if holder >= 0:
+        hands[holder].remove(d)
+        took = ""
+        if stock:
+            top = stock.pop(0)
+            hands[holder] = sorted([*hands[holder], top])
+            took = f" and takes {tiles[top]} from the stock in its place"
+        out.append(f"  {seat_name(holder)} sets out the {name} {tiles[d]}{took}")
+        for s, hand in enumerate(hands):
+            out.append(f"  {seat_name(s)} holds " + " ".join(str(tiles[i]) for i in hand))
+    elif d in stock:
+        stock.remove(d)
+        out.append(f"  the {name} {tiles[d]} is taken from the stock")
+    else:
+        out.append(f"  the {name} {tiles[d]} is taken from the unused tiles")
+    if stock:
+        out.append(f"  stock: {len(stock)} tiles")
+    return out
 
 
 def match_lines(spec: RuleSpec, m: MatchResult, *, bots: Sequence[str]) -> list[str]:

@@ -68,6 +68,16 @@ class EndCount:
             self.double_at += [False, False]
             self.live += [False, False]
 
+    def kinds(self, ends: list[int]) -> list[int]:
+        """Per open end, what laying a tile there depends on: its number, whether a
+        double lies at it and whether it counts yet. Two ends of the same kind give the
+        same board and count whichever takes the tile; ends of different kinds are
+        different moves (a spinner's free side and a long side both showing 5)."""
+        return [
+            v << 2 | (2 if d else 0) | (1 if live else 0)
+            for v, d, live in zip(ends, self.double_at, self.live, strict=True)
+        ]
+
     def count(self, ends: list[int]) -> int:
         """The sum the open ends ``ends`` (the layout's, in end order) show."""
         total = 0

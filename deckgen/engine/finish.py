@@ -203,5 +203,5 @@ class Finisher:
         )
         if self.check:
             check_tiles(t, hands, r.stock or [], r.board, r.dead)
-            check_round(t, result, hands)
+            check_round(t, result, hands, r.dead)
         return result

@@ -67,9 +67,12 @@ class HumanPlayer:
             if m.is_pass:
                 self._say(f"  {k}. pass")
             elif m.end < 0:
-                self._say(f"  {k}. lead {tiles[m.tile]}")
+                self._say(f"  {k}. lead {tiles[m.tile]}{_count_after(view, m)}")
             else:
-                self._say(f"  {k}. play {tiles[m.tile]} on the {m.value} (end {m.end})")
+                self._say(
+                    f"  {k}. play {tiles[m.tile]} on the {m.value} (end {m.end})"
+                    + _count_after(view, m)
+                )
         while True:
             self.out.write(f"Move [1-{len(moves)}]: ")
             self.out.flush()
@@ -84,3 +87,18 @@ class HumanPlayer:
             if text.isdigit() and 1 <= int(text) <= len(moves):
                 return moves[int(text) - 1]
             self._say(f"Please type a number from 1 to {len(moves)}.")
+
+
+def _count_after(view: PlayerView, move: Move) -> str:
+    """Where the open ends count (All Fives): what they count after ``move`` and what it
+    scores, so that two ends of one number (a spinner's side, a long side) can be told
+    apart; empty otherwise."""
+    state = view.round
+    if getattr(state, "endcount", None) is None:
+        return ""
+    after = state.copy()  # type: ignore[attr-defined]  # a RoundState (PlayerView.round)
+    after.step(move)
+    count: int = after.endcount.count(after.layout.ends)
+    side = view.tables.side_of[view.seat]
+    scored: int = after.play_points[side] - state.play_points[side]  # type: ignore[attr-defined]
+    return f": the ends count {count}" + (f", scores {scored}" if scored else "")

@@ -48,8 +48,9 @@ def check_placement(t: Tables, layout: Layout, tile: int, end: int, hand: int) -
         raise InvariantError(f"tile {t.tiles[tile]} does not fit open end {end} of {layout.ends}")
 
 
-def check_round(t: Tables, r: RoundResult, hands: list[int]) -> None:
-    """The result agrees with the final hands and the rules."""
+def check_round(t: Tables, r: RoundResult, hands: list[int], dead: int = -1) -> None:
+    """The result agrees with the final hands and the rules (``dead``: the tiles out of
+    play, when known)."""
     hv = tuple(sum(t.value[i] for i in range(len(t.tiles)) if h >> i & 1) for h in hands)
     if hv != r.hand_values:
         raise InvariantError(f"hand values {r.hand_values} but the hands hold {hv}")
@@ -80,6 +81,9 @@ def check_round(t: Tables, r: RoundResult, hands: list[int]) -> None:
             if i in r.winners and p < 0:
                 raise InvariantError(f"winning side {i} scored {p}")
     dealt = t.hand_size * t.players
+    station = r.turned_up >= 0 and t.opening.lead == "station"
+    if station and dead >= 0 and dead.bit_count() == len(t.tiles) - dealt:
+        dealt -= 1  # the station double left a hand, and no stock could replace it
     board = r.tiles_played + (1 if r.turned_up >= 0 else 0)
     held = sum(h.bit_count() for h in hands)
     if dealt + r.draws != held + r.tiles_played:

@@ -83,6 +83,14 @@ class Layout:
         """Clause ids of the layout's own rules that decided something this round."""
         return set()
 
+    def someone_can_play(self, t: TileTable, hands: Sequence[int]) -> bool:
+        """After every player in turn had to pass and nothing can be drawn: whether some
+        seat could lay a tile now (``end.blocked``: the round ends only when nobody
+        can). The open ends are the same for every seat here and did not change during
+        those passes, so nobody can; layouts whose ends depend on the seat (a train
+        opened by its owner's pass) ask every seat."""
+        return False
+
     # ---------------------------------------------------------------- placing
     def start(self, t: TileTable, tile: int) -> bool:
         """Lay the first tile; return whether it lies across."""
@@ -126,9 +134,14 @@ class Layout:
             m |= suit[v]
         return m
 
-    def moves(self, t: TileTable, hand: int) -> list[Move]:
-        """The distinct placements of ``hand``: for each distinct end value (in end
-        order) the fitting tiles by deck index; on an empty layout every tile as a lead."""
+    def moves(self, t: TileTable, hand: int, kinds: Sequence[int] | None = None) -> list[Move]:
+        """The distinct placements of ``hand``: for each distinct end (in end order) the
+        fitting tiles by deck index; on an empty layout every tile as a lead.
+
+        Ends are distinct by their number, or, when the rules count the open ends
+        (``kinds``, per end, from :meth:`~deckgen.engine.endcount.EndCount.kinds`), by
+        their kind: a tile may go on every open end that matches, and two ends showing
+        the same number are one move only where either gives the same board and count."""
         if not self.ends:
             return [Move(i, -1, -1) for i in _bits(hand)]
         out: list[Move] = []
@@ -136,9 +149,10 @@ class Layout:
         suit = t.suit
         known = _MOVES
         for k, v in enumerate(self.ends):
-            if seen >> v & 1:
+            key = v if kinds is None else kinds[k]
+            if seen >> key & 1:
                 continue
-            seen |= 1 << v
+            seen |= 1 << key
             fit = hand & suit[v]
             while fit:
                 low = fit & -fit

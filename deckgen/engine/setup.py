@@ -305,6 +305,7 @@ def setup_round(
         from deckgen.engine.trains import take_station
 
         turned_up = take_station(t, hands, stock, start.round_no)
+        dead &= ~(1 << turned_up)  # among the unused tiles: taken from them
         fired.add("lead.station")
     if lead_mode == "any":
         fired.add("lead.any")

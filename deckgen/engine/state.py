@@ -175,8 +175,9 @@ class RoundState:
 
         Before the first tile: a lead of each tile of the hand (by deck index), or
         only the tile the rules make the starter lead. Then: the distinct placements
-        (see :meth:`~deckgen.engine.layouts.Layout.moves`), and a pass after drawing
-        when the rules let a player keep a drawn tile.
+        (see :meth:`~deckgen.engine.layouts.Layout.moves`; where the rules count the
+        open ends, every end whose kind differs is its own move), and a pass after
+        drawing when the rules let a player keep a drawn tile.
         """
         if self.end:
             return []
@@ -184,7 +185,9 @@ class RoundState:
             if self.lead_tile >= 0:
                 return [Move(self.lead_tile, -1, -1)]
             return self.layout.moves(self.t, self.legal)
-        moves = self.layout.moves(self.t, self.legal)
+        ec = self.endcount
+        kinds = None if ec is None else ec.kinds(self.layout.ends)
+        moves = self.layout.moves(self.t, self.legal, kinds)
         if self.drew and not self.t.must_play_drawn:  # turn.may_keep_drawn
             moves.append(PASS)
         return moves
@@ -243,11 +246,12 @@ class RoundState:
 
     def apply(self, move: Move) -> list[Action]:
         """Make ``move`` for the seat to move and every forced step after it; return
-        the actions it caused (the move first). Raises :class:`IllegalMove` (and
-        changes nothing) for a move that is not legal."""
+        the actions it caused (the move first). A tile laid on an end that shows the
+        same as a listed move's end (same number and kind) is taken too. Raises
+        :class:`IllegalMove` (and changes nothing) for a move that is not legal."""
         if self.end:
             raise IllegalMove("the round is over")
-        if move not in self.legal_moves():
+        if move not in self.legal_moves() and not self._same_as_listed(move):
             raise IllegalMove(f"seat {self.seat} may not make {move} here")
         before = len(self.actions) if self.actions is not None else 0
         log = self.actions
@@ -258,6 +262,20 @@ class RoundState:
         if log is None:
             self.actions = None
         return caused
+
+    def _same_as_listed(self, move: Move) -> bool:
+        """Whether ``move`` lays a tile the seat may lay on an open end it fits, though
+        :meth:`legal_moves` lists another end of the same kind for it (it gives the
+        same board and count: ``apply`` takes it as the rules allow it)."""
+        i, end = move.tile, move.end
+        ends = self.layout.ends
+        return (
+            i >= 0
+            and 0 <= end < len(ends)
+            and bool(self.legal >> i & 1)
+            and move.value == ends[end]
+            and self.layout.can_place(self.t, i, end)
+        )
 
     def step(self, move: Move) -> None:
         """:meth:`apply` for a move taken from :meth:`legal_moves` (not checked again)."""
@@ -361,7 +379,9 @@ class RoundState:
             self.layout.passed(seat)
             if actions is not None:
                 actions.append(Action("pass", seat))
-            if blocked(t, c.forced_passes, len(self.stock)):
+            if blocked(t, c.forced_passes, len(self.stock)) and not (
+                self.layout.someone_can_play(t, hands)  # trains opened by the passes
+            ):
                 self.end = END_BLOCKED
                 return
             s = seat + 1

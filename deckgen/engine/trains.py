@@ -16,12 +16,14 @@ station double's number. Which ends the seat to move may use is the rule of the 
   moves again to cover it (the kernel asks :attr:`Trains.again`).
 
 The kernel tells the layout whose turn it is (:meth:`Layout.to_move`) and who passed
-(:meth:`Layout.passed`); everything else is the plain layout interface, so the
-invariants and the records work unchanged.
+(:meth:`Layout.passed`), and asks before it calls a round blocked whether somebody could
+play now (:meth:`Trains.someone_can_play`: the last passes opened trains); everything
+else is the plain layout interface, so the invariants and the records work unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from deckgen.engine.layouts import Layout, TileTable
@@ -76,6 +78,20 @@ class Trains(Layout):
     def clauses(self) -> set[str]:
         return self.decided
 
+    def someone_can_play(self, t: TileTable, hands: Sequence[int]) -> bool:
+        """Whether a seat could lay a tile on the trains it may use now: a pass opens
+        the passer's train, so a seat that passed earlier in the circle may now fit
+        a tile on it."""
+        seat = self.seat
+        try:
+            for s, hm in enumerate(hands):
+                self.seat = s
+                if hm & self.fits(t):
+                    return True
+            return False
+        finally:
+            self.seat = seat
+
     # ---------------------------------------------------------------- the rule
     def allowed(self) -> list[int]:
         """The ends the seat to move may play on, in end order."""
@@ -125,7 +141,7 @@ class Trains(Layout):
             m |= suit[self.ends[e]]
         return m
 
-    def moves(self, t: TileTable, hand: int) -> list[Move]:
+    def moves(self, t: TileTable, hand: int, kinds: Sequence[int] | None = None) -> list[Move]:
         """For each end the seat may use (own train, open trains, the Mexican Train, in
         end order; only the double's end while a double waits), the fitting tiles by
         deck index."""
@@ -151,8 +167,9 @@ def take_station(t: TileTable, hands: list[int], stock: list[int], round_no: int
     """``lead.station``: the round's station double goes to the middle of the table.
 
     A player dealt it puts it out and takes the top tile of the stock instead (the hand
-    keeps its size); from the stock it is simply taken out. Returns its deck index.
-    ``stock`` is in the kernel's order (drawn from the end).
+    keeps its size); from the stock it is simply taken out; a double among the tiles out
+    of play (``deal.rest = "dead"``) is left for the caller to take from them. Returns
+    its deck index. ``stock`` is in the kernel's order (drawn from the end).
     """
     top = len(t.suit) - 1
     v = station_value(top, round_no)
@@ -164,5 +181,6 @@ def take_station(t: TileTable, hands: list[int], stock: list[int], round_no: int
             if stock:
                 hands[s] |= 1 << stock.pop()
             return d
-    stock.remove(d)
+    if d in stock:
+        stock.remove(d)
     return d

@@ -65,5 +65,10 @@ def may_keep_drawn(t: Tables, drew: int) -> bool:
 
 
 def blocked(t: Tables, forced_passes: int, stock_left: int) -> bool:
-    """``end.blocked``: every player in turn had to pass and no drawing is possible."""
+    """``end.blocked``: every player in turn had to pass and no drawing is possible.
+
+    Where passing changes where others may play (Mexican Train: a pass opens the
+    passer's train), the kernel also asks the layout whether somebody could play now
+    (:meth:`~deckgen.engine.layouts.Layout.someone_can_play`): the round ends only
+    when nobody can."""
     return forced_passes >= t.players and (t.draw == "none" or (not t.reserve and not stock_left))

@@ -11,6 +11,10 @@ corners), laid on a felt table lit from the middle, each with a soft shadow:
   fanned out behind it.
 
 The layout is deterministic: the same deck and size give the same picture.
+
+The size is bounded (:data:`MAX_SHOWCASE_PIXELS`): the table cloth, the shadows and the
+card renders grow with the picture (8000 x 8000 took over a minute and 3.5 GB); a
+larger size is refused before anything is drawn.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ Style = Literal["hand", "table", "box"]
 STYLES: tuple[Style, ...] = ("hand", "table", "box")
 PICTURE_DPI = 200
 RGB = tuple[int, int, int]
+
+
+MAX_SHOWCASE_PIXELS = 3840 * 2160
+"""The largest showcase picture drawn: a 4K screen's pixels (8.3 megapixels; about
+450 MB of memory, where 16 megapixels took 900 MB and 8000 x 8000 3.5 GB)."""
 
 
 @dataclass(frozen=True)
@@ -317,11 +326,28 @@ def _box(deck: LoadedDeck, size: ShowcaseSize) -> PILImage.Image:
 DRAW = {"hand": _hand, "table": _table, "box": _box}
 
 
+def check_size(size: ShowcaseSize) -> None:
+    """Refuse a showcase size above :data:`MAX_SHOWCASE_PIXELS` with a clear error."""
+    from deckgen.errors import InputError
+
+    pixels = size.width_px * size.height_px
+    if pixels > MAX_SHOWCASE_PIXELS:
+        raise InputError(
+            f"a showcase picture of {size.width_px:,} x {size.height_px:,} pixels "
+            f"({pixels / 1e6:.1f} megapixels) is larger than the "
+            f"{MAX_SHOWCASE_PIXELS / 1e6:.1f} megapixels deckgen draws",
+            where="options --width / --height",
+            fix="choose at most 3840 x 2160 (a 4K screen) or another size of as many pixels",
+        )
+
+
 def showcase_png(
     deck: LoadedDeck, style: Style = "hand", size: ShowcaseSize | None = None
 ) -> bytes:
     """The showcase picture of ``deck`` in ``style`` as PNG bytes."""
-    picture = DRAW[style](deck, size or ShowcaseSize())
+    size = size or ShowcaseSize()
+    check_size(size)
+    picture = DRAW[style](deck, size)
     buffer = io.BytesIO()
     picture.convert("RGB").save(buffer, "PNG", optimize=True)
     return buffer.getvalue()

@@ -101,8 +101,13 @@ def nickname(card: CardRef) -> str:
 
 
 def _jpeg(im: PILImage.Image) -> bytes:
+    """JPEG bytes that say their colours are sRGB (the profile of every deckgen PNG)."""
+    from deckgen.prepress.iccprofile import srgb_profile
+
     buffer = io.BytesIO()
-    im.convert("RGB").save(buffer, "JPEG", quality=JPEG_QUALITY, optimize=True)
+    im.convert("RGB").save(
+        buffer, "JPEG", quality=JPEG_QUALITY, optimize=True, icc_profile=srgb_profile()
+    )
     return buffer.getvalue()
 
 

@@ -6,7 +6,10 @@ Takes the deck build's ``cards.pdf`` and ``back.pdf``; gives
   plus bleed with MediaBox = BleedBox = the page and TrimBox = the card (MeinSpiel),
   optionally with crop marks on a larger page around it;
 - :func:`interleave_back_front`: one PDF whose pages are back, front, back, front ...
-  in deck order (DriveThruCards), the back stored once however often it appears.
+  in deck order (DriveThruCards), the back stored once however often it appears;
+- :func:`fronts_and_backs`: one PDF of every front and one of every back, a card a
+  page in deck order, padded with white pages to the vendor's card count (MeinSpiel's
+  upload form); the common back is stored once however often it appears.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
-from deckgen.prepress.marks import crop_marks_ops
+from deckgen.prepress.marks import crop_marks_ops, registration_resources
 from deckgen.prepress.pdfout import save_pdf
 from deckgen.prepress.sheetlayout import SheetLayout
 from deckgen.progress import Reporter
@@ -25,8 +28,10 @@ from deckgen.units import MM_PER_PT
 if TYPE_CHECKING:
     import pikepdf
 
-SLUG_MM = 7.0
-"""Extra paper around the bleed of a per-card file that carries crop marks."""
+SLUG_MM = 8.5
+"""Extra paper around the bleed of a per-card file that carries crop marks: room for
+full marks (3 mm from the trim or 0.5 mm beyond the bleed, 5 mm long, 3 mm inside the
+paper edge) around a 3 mm bleed."""
 
 
 def _set_boxes(page: pikepdf.Page) -> None:
@@ -80,7 +85,9 @@ def _single(src: pikepdf.Pdf, index: int, *, marks: bool, cmyk: bool) -> pikepdf
         CropBox=media,
         BleedBox=bleed_box,
         TrimBox=trim_box,
-        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=form_ref)),
+        Resources=pikepdf.Dictionary(
+            XObject=pikepdf.Dictionary(Card=form_ref), ColorSpace=registration_resources(out)
+        ),
         Contents=out.make_stream(content.encode("ascii")),
     )
     out.pages.append(pikepdf.Page(new_page))
@@ -95,13 +102,13 @@ def split_cards(
     *,
     crop_marks: bool = False,
     colour_space: Literal["rgb", "cmyk"] = "rgb",
-    finish: Callable[[pikepdf.Pdf], None] | None = None,
+    finish: Callable[[pikepdf.Pdf, Path], None] | None = None,
     reporter: Reporter | None = None,
 ) -> list[Path]:
     """Write page i of ``cards_pdf`` to ``targets[i]`` and the back to ``back_target``.
 
-    ``finish`` is called on each single-card document before it is saved (to add an
-    output intent, for example).
+    ``finish(pdf, target)`` is called on each single-card document before it is saved
+    (to add an output intent and its own metadata, for example).
     """
     cards = open_card_pdf(cards_pdf, what="card PDF")
     back = open_card_pdf(back_pdf, what="back PDF")
@@ -117,7 +124,7 @@ def split_cards(
     for src, index, target in jobs:
         single = _single(src, index, marks=crop_marks, cmyk=cmyk)
         if finish is not None:
-            finish(single)
+            finish(single, target)
         written.append(save_pdf(single, target))
         if reporter:
             reporter.advance()
@@ -126,12 +133,83 @@ def split_cards(
     return written
 
 
+def _blank_page(pdf: pikepdf.Pdf, like: pikepdf.Page) -> pikepdf.Page:
+    """A white page with the boxes of ``like`` (a card not needed: nothing printed)."""
+    import pikepdf
+
+    media = pikepdf.Array([float(v) for v in box(like, "MediaBox")])
+    trim = pikepdf.Array([float(v) for v in box(like, "TrimBox")])
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=media,
+        CropBox=media,
+        BleedBox=media,
+        TrimBox=trim,
+        Resources=pikepdf.Dictionary(),
+        Contents=pdf.make_stream(b"q Q\n"),  # nothing printed (an empty stream would
+        # be saved as an empty Flate stream, which Ghostscript cannot read)
+    )
+    return pikepdf.Page(pdf.make_indirect(page))
+
+
+def _repeat(out: pikepdf.Pdf, page: pikepdf.Page) -> None:
+    """Append another page that shares ``page``'s content (stored once)."""
+    import pikepdf
+
+    again = pikepdf.Dictionary({k: page.obj[k] for k in page.obj.keys()})  # noqa: SIM118
+    out.pages.append(pikepdf.Page(out.make_indirect(again)))
+
+
+def fronts_and_backs(
+    cards_pdf: Path,
+    back_pdf: Path,
+    fronts: Sequence[int],
+    backs: Sequence[int | None],
+    count: int,
+    fronts_target: Path,
+    backs_target: Path,
+    *,
+    finish: Callable[[pikepdf.Pdf, Path], None] | None = None,
+) -> tuple[Path, Path]:
+    """Two PDFs of ``count`` pages each: the fronts (page ``fronts[i]`` of ``cards_pdf``)
+    and the backs (page ``backs[i]`` of ``cards_pdf``, or the common back for ``None``),
+    then white pages on both up to ``count``. ``finish(pdf, target)`` is called on each
+    before it is saved."""
+    import pikepdf
+
+    if len(fronts) != len(backs):
+        raise ValueError(f"{len(fronts)} fronts but {len(backs)} backs")
+    if count < len(fronts):
+        raise ValueError(f"{len(fronts)} cards do not fit in {count}")
+    cards = open_card_pdf(cards_pdf, what="card PDF")
+    back = open_card_pdf(back_pdf, what="back PDF")
+    deck_geometry(cards, back, cards_name=cards_pdf.name)
+    written = []
+    for pages, target in ((list(fronts), fronts_target), (list(backs), backs_target)):
+        out = pikepdf.new()
+        common: pikepdf.Page | None = None
+        for index in pages:
+            if index is None and common is not None:
+                _repeat(out, common)
+                continue
+            out.pages.append(back.pages[0] if index is None else cards.pages[index])
+            _set_boxes(out.pages[-1])
+            if index is None:
+                common = out.pages[-1]
+        while len(out.pages) < count:
+            out.pages.append(_blank_page(out, out.pages[0]))
+        if finish is not None:
+            finish(out, target)
+        written.append(save_pdf(out, target))
+    return written[0], written[1]
+
+
 def interleave_back_front(
     cards_pdf: Path,
     back_pdf: Path,
     target: Path,
     *,
-    finish: Callable[[pikepdf.Pdf], None] | None = None,
+    finish: Callable[[pikepdf.Pdf, Path], None] | None = None,
 ) -> Path:
     """One PDF with pages back, front, back, front ... in deck order."""
     import pikepdf
@@ -150,5 +228,5 @@ def interleave_back_front(
         out.pages.append(cards.pages[index])
         _set_boxes(out.pages[-1])
     if finish is not None:
-        finish(out)
+        finish(out, target)
     return save_pdf(out, target)

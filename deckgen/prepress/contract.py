@@ -91,11 +91,27 @@ def fit_deck(deck: LoadedDeck, preset: VendorPreset) -> tuple[LoadedDeck, str | 
     fitted = dataclasses.replace(
         deck, spec=spec, width_mm=preset.card_width_mm, height_mm=preset.card_height_mm
     )
-    note = (
-        f"cards made {preset.card_width_mm:g} x {preset.card_height_mm:g} mm with "
-        f"{preset.bleed_mm:g} mm bleed for {preset.name} (the deck file says "
-        f"{deck.width_mm:g} x {deck.height_mm:g} mm, {card.bleed_mm:g} mm bleed)"
-    )
+    changes = []
+    if (
+        abs(deck.width_mm - preset.card_width_mm) >= 0.01
+        or abs(deck.height_mm - preset.card_height_mm) >= 0.01
+    ):
+        changes.append(
+            f"{preset.card_width_mm:g} x {preset.card_height_mm:g} mm instead of "
+            f"the deck file's {deck.width_mm:g} x {deck.height_mm:g} mm"
+        )
+    if abs(card.bleed_mm - preset.bleed_mm) >= 0.001:
+        changes.append(
+            f"{preset.bleed_mm:g} mm bleed instead of the deck file's {card.bleed_mm:g} mm"
+        )
+    if abs(card.corner_radius_mm - preset.corner_radius_mm) >= 0.001:
+        changes.append(
+            f"{preset.corner_radius_mm:g} mm corners instead of the deck file's "
+            f"{card.corner_radius_mm:g} mm"
+        )
+    if safe != card.safe_mm:
+        changes.append(f"{safe:g} mm safe margin instead of the deck file's {card.safe_mm:g} mm")
+    note = f"cards re-made for {preset.name}: " + ", ".join(changes)
     return fitted, note
 
 

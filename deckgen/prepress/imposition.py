@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 from deckgen.errors import InputError, did_you_mean
 from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
-from deckgen.prepress.marks import crop_marks_ops, cut_lines_ops
+from deckgen.prepress.marks import crop_marks_ops, cut_lines_ops, registration_resources
 from deckgen.prepress.presets import PAPER_SIZES_MM
 from deckgen.prepress.sheetlayout import SheetLayout, compute_layout
 from deckgen.progress import Reporter
@@ -132,11 +132,20 @@ def impose_sheets(
                     turn=90 if layout.rotated else 0,
                 )
             )
+        colours = None
         if options.marks == "crop":
-            front_ops.append(crop_marks_ops(layout, options.colour_space, len(group)))
+            front_ops.append(
+                crop_marks_ops(
+                    layout, options.colour_space, len(group), margin_mm=options.margin_mm
+                )
+            )
         elif options.marks == "cut":
-            front_ops.append(cut_lines_ops(layout, options.colour_space, len(group)))
-        _add_page(out, layout, "\n".join(front_ops), resources)
+            front_ops.append(
+                cut_lines_ops(layout, options.colour_space, len(group), margin_mm=options.margin_mm)
+            )
+        if options.marks != "none":
+            colours = registration_resources(out)
+        _add_page(out, layout, "\n".join(front_ops), resources, colours)
 
         back_ops = [
             _place(
@@ -209,7 +218,11 @@ def _n(value: float) -> str:
 
 
 def _add_page(
-    out: pikepdf.Pdf, layout: SheetLayout, content: str, xobjects: dict[str, pikepdf.Object]
+    out: pikepdf.Pdf,
+    layout: SheetLayout,
+    content: str,
+    xobjects: dict[str, pikepdf.Object],
+    colour_spaces: pikepdf.Dictionary | None = None,
 ) -> None:
     import pikepdf
 
@@ -223,4 +236,6 @@ def _add_page(
         Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(xobjects)),
         Contents=out.make_stream(content.encode("ascii")),
     )
+    if colour_spaces is not None:
+        page.Resources.ColorSpace = colour_spaces
     out.pages.append(pikepdf.Page(page))

@@ -118,23 +118,39 @@ def _info_text(pdf: pikepdf.Pdf, key: str, default: str = "") -> str:
     return str(value) if value is not None else default
 
 
-def set_output_intent(pdf: pikepdf.Pdf) -> None:
-    """The GTS_PDFX OutputIntent with the shipped FOGRA39 profile (ISO 15930, 6.2.4)."""
+def set_output_intent(pdf: pikepdf.Pdf, profile: Path | None = None) -> None:
+    """The GTS_PDFX OutputIntent (ISO 15930, 6.2.4): with ``profile``, or the one the
+    CMYK conversion embedded, or the shipped FOGRA39 profile."""
     from deckgen.prepress.iccprofile import add_output_intent
 
-    add_output_intent(pdf)
+    if profile is None:
+        intents = pdf.Root.get("/OutputIntents")
+        if intents is not None and any(
+            i.get("/S") == "/GTS_PDFX" and "/DestOutputProfile" in i for i in intents
+        ):
+            return
+    add_output_intent(pdf, profile)
 
 
-def set_info(pdf: pikepdf.Pdf, variant: PdfxVariant, *, title: str) -> None:
-    """The Info dictionary keys PDF/X requires (ISO 15930-4 and -7, 6.7.x)."""
+def set_info(
+    pdf: pikepdf.Pdf, variant: PdfxVariant | None, *, title: str, created: str | None = None
+) -> None:
+    """The Info dictionary keys PDF/X requires (ISO 15930-4 and -7, 6.7.x): ``title``
+    unless the document has one, ``created`` (a PDF date) as both dates when given."""
     import pikepdf
 
     info = pdf.docinfo
     info[pikepdf.Name.Title] = pikepdf.String(_info_text(pdf, "/Title") or title)
-    created = _info_text(pdf, "/CreationDate", DEFAULT_DATE)
+    if created is None:
+        created = _info_text(pdf, "/CreationDate", DEFAULT_DATE)
+        modified = _info_text(pdf, "/ModDate", created)
+    else:
+        modified = created
     info[pikepdf.Name.CreationDate] = pikepdf.String(created)
-    info[pikepdf.Name.ModDate] = pikepdf.String(_info_text(pdf, "/ModDate", created))
+    info[pikepdf.Name.ModDate] = pikepdf.String(modified)
     info[pikepdf.Name.Trapped] = pikepdf.Name("/False")
+    if variant is None:
+        return
     info[pikepdf.Name.GTS_PDFXVersion] = pikepdf.String(variant.version)
     if variant.conformance is not None:
         info[pikepdf.Name.GTS_PDFXConformance] = pikepdf.String(variant.conformance)
@@ -146,8 +162,63 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def xmp_packet(pdf: pikepdf.Pdf, variant: PdfxVariant) -> bytes:
-    """The XMP metadata for ``pdf`` (read from its Info dictionary, set first)."""
+def content_digest(pdf: pikepdf.Pdf) -> str:
+    """A digest of what the pages draw: their boxes and every stream they reach (content,
+    forms, pictures, fonts), in page order. Two files that print the same give the same
+    digest; it does not depend on object numbers or on the metadata."""
+    import hashlib
+
+    import pikepdf
+
+    digest = hashlib.sha256()
+    seen: set[tuple[int, int]] = set()
+
+    def visit(obj: Any, depth: int) -> None:
+        if depth > 12:
+            return
+        if not isinstance(obj, pikepdf.Object):
+            digest.update(repr(obj).encode())
+            return
+        if obj.is_indirect:
+            if obj.objgen in seen:
+                digest.update(b"@%d" % len(seen))
+                return
+            seen.add(obj.objgen)
+        if isinstance(obj, pikepdf.Stream):
+            digest.update(obj.read_raw_bytes())
+        if isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
+            for key in sorted(obj.keys()):
+                if key in ("/Parent", "/Metadata", "/Length"):
+                    continue
+                digest.update(key.encode())
+                visit(obj[key], depth + 1)
+        elif isinstance(obj, pikepdf.Array):
+            for item in obj:
+                visit(item, depth + 1)
+        else:
+            digest.update(repr(obj).encode())
+
+    for page in pdf.pages:
+        digest.update(b"page")
+        for key in ("/MediaBox", "/TrimBox", "/BleedBox"):
+            digest.update(repr([float(v) for v in page.obj.get(key, [])]).encode())
+        visit(page.obj.get("/Contents", pikepdf.Array()), 0)
+        visit(page.obj.get("/Resources", pikepdf.Dictionary()), 0)
+    return digest.hexdigest()
+
+
+def xmp_ids(pdf: pikepdf.Pdf, file_name: str, flavour: str) -> tuple[str, str]:
+    """``(DocumentID, InstanceID)`` of a file: derived from its name, what its pages draw
+    and its flavour, so that each file has its own and the same inputs give the same."""
+    digest = content_digest(pdf)
+    document = uuid.uuid5(uuid.NAMESPACE_URL, f"deckgen:document:{file_name}:{digest}")
+    instance = uuid.uuid5(uuid.NAMESPACE_URL, f"deckgen:instance:{file_name}:{digest}:{flavour}")
+    return f"uuid:{document}", f"uuid:{instance}"
+
+
+def xmp_packet(pdf: pikepdf.Pdf, variant: PdfxVariant | None, *, file_name: str = "") -> bytes:
+    """The XMP metadata for ``pdf`` (read from its Info dictionary, set first); the
+    PDF/X identification only for a ``variant``."""
     title = _escape(_info_text(pdf, "/Title"))
     created = xmp_date(_info_text(pdf, "/CreationDate", DEFAULT_DATE))
     modified = xmp_date(_info_text(pdf, "/ModDate", DEFAULT_DATE))
@@ -156,9 +227,12 @@ def xmp_packet(pdf: pikepdf.Pdf, variant: PdfxVariant) -> bytes:
     author = _escape(_info_text(pdf, "/Author"))
     subject = _escape(_info_text(pdf, "/Subject"))
     keywords = _escape(_info_text(pdf, "/Keywords"))
-    seed = f"deckgen|{title}|{created}|{variant.name}|{len(pdf.pages)}"
-    document_id = uuid.uuid5(uuid.NAMESPACE_URL, seed)
-    if variant.conformance is None:
+    document_id, instance_id = xmp_ids(
+        pdf, file_name or title, variant.name if variant is not None else "pdf"
+    )
+    if variant is None:
+        ident = ""
+    elif variant.conformance is None:
         ident = f"<pdfxid:GTS_PDFXVersion>{variant.version}</pdfxid:GTS_PDFXVersion>"
     else:
         ident = (
@@ -193,8 +267,8 @@ def xmp_packet(pdf: pikepdf.Pdf, variant: PdfxVariant) -> bytes:
    <xmp:CreatorTool>{creator_tool}</xmp:CreatorTool>
    <pdf:Producer>{producer}</pdf:Producer>
    <pdf:Trapped>False</pdf:Trapped>
-   <xmpMM:DocumentID>uuid:{document_id}</xmpMM:DocumentID>
-   <xmpMM:InstanceID>uuid:{document_id}</xmpMM:InstanceID>
+   <xmpMM:DocumentID>{document_id}</xmpMM:DocumentID>
+   <xmpMM:InstanceID>{instance_id}</xmpMM:InstanceID>
    <xmpMM:VersionID>1</xmpMM:VersionID>
    <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
    {ident}
@@ -205,11 +279,11 @@ def xmp_packet(pdf: pikepdf.Pdf, variant: PdfxVariant) -> bytes:
     return text.encode("utf-8")
 
 
-def set_xmp(pdf: pikepdf.Pdf, variant: PdfxVariant) -> None:
+def set_xmp(pdf: pikepdf.Pdf, variant: PdfxVariant | None, *, file_name: str = "") -> None:
     """The XMP metadata stream (``Root /Metadata``, uncompressed as PDF/X asks)."""
     import pikepdf
 
-    stream = pdf.make_stream(xmp_packet(pdf, variant))
+    stream = pdf.make_stream(xmp_packet(pdf, variant, file_name=file_name))
     stream.Type = pikepdf.Name.Metadata
     stream.Subtype = pikepdf.Name.XML
     pdf.Root.Metadata = stream
@@ -435,7 +509,42 @@ def _flattened_image(
     stream.ColorSpace = pikepdf.Name.DeviceCMYK
     stream.BitsPerComponent = 8
     stream.Filter = pikepdf.Name.FlateDecode
+    stencil = _stencil(pdf, placement.image, width, height)
+    if stencil is not None:
+        stream.Mask = stencil
     return stream
+
+
+def _stencil(pdf: pikepdf.Pdf, image: Any, width: int, height: int) -> Any:
+    """A 1-bit explicit mask (PDF 1.3, allowed in PDF/X-1a) that leaves out every pixel
+    where the picture's soft mask is fully transparent: there the page beneath stays
+    what it was (vectors stay vectors), so the flattened box leaves no seam; only where
+    the picture shows are the rendered pixels drawn. ``None`` if nothing is clear."""
+    import pikepdf
+    from PIL import Image
+
+    smask = image.get("/SMask")
+    try:
+        alpha = pikepdf.PdfImage(smask).as_pil_image().convert("L")
+    except (pikepdf.PdfError, NotImplementedError, ValueError):
+        return None
+    # BOX keeps any pixel the picture touches at all (partly covered pixels are drawn:
+    # the rendering holds the picture over what lies beneath)
+    covered = alpha.resize((width, height), Image.Resampling.BOX)
+    lowest = covered.getextrema()[0]
+    if isinstance(lowest, int | float) and lowest > 0:
+        return None  # opaque everywhere: no mask needed
+    clear = covered.point(lambda v: 255 if v == 0 else 0).convert("1")
+    mask = pdf.make_stream(zlib.compress(clear.tobytes(), 9))
+    mask.Type = pikepdf.Name.XObject
+    mask.Subtype = pikepdf.Name.Image
+    mask.Width = width
+    mask.Height = height
+    mask.ImageMask = True
+    mask.BitsPerComponent = 1
+    mask.Decode = pikepdf.Array([0, 1])
+    mask.Filter = pikepdf.Name.FlateDecode
+    return pdf.make_indirect(mask)
 
 
 def _drop_groups(pdf: pikepdf.Pdf) -> None:
@@ -477,8 +586,7 @@ def flatten_transparency(pdf: pikepdf.Pdf) -> int:
     for number, page in enumerate(pdf.pages, start=1):
         resources = page.obj.get("/Resources")
         if resources is None or not any(
-            _needs_flattening(x)
-            for x in (resources.get("/XObject") or {}).values()
+            _needs_flattening(x) for x in (resources.get("/XObject") or {}).values()
         ):
             continue
         found: list[_Placement] = []
@@ -498,18 +606,45 @@ def flatten_transparency(pdf: pikepdf.Pdf) -> int:
     return flattened
 
 
-def make_pdfx(pdf: pikepdf.Pdf, flavour: Flavour | str, *, title: str = "deckgen") -> PdfxVariant:
+def make_pdfx(
+    pdf: pikepdf.Pdf,
+    flavour: Flavour | str,
+    *,
+    title: str = "deckgen",
+    file_name: str = "",
+    created: str | None = None,
+    profile: Path | None = None,
+) -> PdfxVariant:
     """Make ``pdf`` (already CMYK) a PDF/X file of ``flavour``; save it with
-    :func:`deckgen.prepress.pdfout.save_pdf`, which writes the version the flavour needs."""
+    :func:`deckgen.prepress.pdfout.save_pdf`, which writes the version the flavour needs.
+
+    ``file_name`` (the name it is saved as) goes into its XMP document and instance
+    IDs; ``created`` (a PDF date) replaces its creation and modification dates;
+    ``profile`` is the output intent's (default: the one it has, else FOGRA39)."""
     variant = variant_for(flavour)
     if not variant.transparency:
         flatten_transparency(pdf)
     set_boxes(pdf)
     drop_annotations(pdf)
-    set_output_intent(pdf)
-    set_info(pdf, variant, title=title)
-    set_xmp(pdf, variant)
+    set_output_intent(pdf, profile)
+    set_info(pdf, variant, title=title, created=created)
+    set_xmp(pdf, variant, file_name=file_name)
     return variant
+
+
+def set_metadata(
+    pdf: pikepdf.Pdf, *, title: str, file_name: str, created: str | None = None
+) -> None:
+    """Title, dates and XMP (with its own IDs) for a file that is not PDF/X."""
+    if "/Title" in pdf.docinfo:
+        del pdf.docinfo["/Title"]
+    set_info(pdf, None, title=title, created=created)
+    for key in ("/GTS_PDFXVersion", "/GTS_PDFXConformance"):
+        if key in pdf.docinfo:
+            del pdf.docinfo[key]
+    if pdf.docinfo.get("/Trapped") is not None and "/OutputIntents" not in pdf.Root:
+        del pdf.docinfo["/Trapped"]
+    set_xmp(pdf, None, file_name=file_name)
 
 
 def pdfx_variant_of(pdf: pikepdf.Pdf) -> PdfxVariant | None:

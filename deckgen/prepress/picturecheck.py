@@ -51,13 +51,11 @@ class _Recorder(PictureStore):
         self.uses.append((path, use, where))
 
 
-def _real_size(path: Path) -> tuple[int, int]:
-    from PIL import Image
+def _real_size(path: Path, where: str = "picture") -> tuple[int, int]:
+    """The picture's size as shown, from its header (no pixels decoded)."""
+    from deckgen.deck.picturefile import picture_header
 
-    with Image.open(path) as image:
-        width, height = image.size
-        orientation = int(image.getexif().get(0x0112, 1))
-    return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
+    return picture_header(path, where=where).upright_size
 
 
 def effective_dpi(size_px: tuple[int, int], use: PictureUse) -> float:
@@ -89,7 +87,7 @@ def check_pictures(deck: LoadedDeck, cards: list[CardRef], *, dpi: int) -> list[
         register_picture_needs(deck, geometry, recorder, cards=chosen, back=back)
         for path, use, where in recorder.uses:
             if path not in sizes:
-                sizes[path] = _real_size(path)
+                sizes[path] = _real_size(path, where)
             size = sizes[path]
             value = effective_dpi(size, use)
             factor = dpi / value if value > 0 else 1.0

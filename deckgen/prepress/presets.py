@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -35,7 +36,16 @@ Duplex = Literal["long", "short"]
 Marks = Literal["crop", "cut", "none"]
 ColourSpace = Literal["rgb", "cmyk"]
 PdfX = Literal["none", "x4", "x1a"]
-Output = Literal["cards-pdf", "card-pdfs", "card-pngs", "interleaved-pdf", "sheets", "tts"]
+OutputProfile = Literal["fogra39", "swop-tr003"]
+Output = Literal[
+    "cards-pdf",
+    "card-pdfs",
+    "fronts-backs-pdf",
+    "card-pngs",
+    "interleaved-pdf",
+    "sheets",
+    "tts",
+]
 
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
     "A4": (210.0, 297.0),
@@ -97,6 +107,11 @@ class VendorPreset(BaseModel):
     colour_space: ColourSpace = "rgb"
     crop_marks: bool = Field(default=False, description="crop marks on per-card PDF files")
     max_ink_percent: float = Field(default=300.0, ge=100, le=400)
+    output_profile: OutputProfile = Field(
+        default="fogra39",
+        description="the CMYK printing condition: its profile converts the colours and is "
+        "the output intent (icc/README.md)",
+    )
     pdfx: PdfX = Field(
         default="none", description="PDF/X flavour of the CMYK files: x4, x1a or none"
     )
@@ -113,11 +128,23 @@ class VendorPreset(BaseModel):
         description="card counts the vendor sells; a deck is filled with blank cards "
         "up to the next one",
     )
+    deck_sizes_source: str = Field(
+        default="",
+        max_length=600,
+        description="where the card counts come from, and which counts are not known",
+    )
+    imprint_on_cover_back: bool = Field(
+        default=False,
+        description="the vendor's product counts the cover as one card whose back "
+        "carries the imprint (fronts/backs upload)",
+    )
     max_duplex_shift_mm: float | None = Field(default=None, ge=0, le=10)
     outputs: list[Output] = Field(min_length=1)
     card_file: str = "{number:03d}-{label}"
     back_file: str = "back"
     interleaved_file: str = "deck-back-front.pdf"
+    fronts_file: str = "fronts"
+    backs_file: str = "backs"
     png: PngSettings = Field(default_factory=PngSettings)
     sheet: SheetSettings | None = None
 
@@ -151,7 +178,7 @@ class VendorPreset(BaseModel):
         _check_file_stem(value.format(number=1, label="0-0"))
         return value
 
-    @field_validator("back_file", "interleaved_file")
+    @field_validator("back_file", "interleaved_file", "fronts_file", "backs_file")
     @classmethod
     def _plain_name(cls, value: str) -> str:
         _check_file_stem(value)
@@ -165,6 +192,10 @@ class VendorPreset(BaseModel):
             raise ValueError("crop_marks = true but marks_allowed = false")
         if self.deck_sizes != sorted(set(self.deck_sizes)) or any(n < 1 for n in self.deck_sizes):
             raise ValueError("deck_sizes must be increasing positive card counts")
+        if self.deck_sizes and not self.deck_sizes_source:
+            raise ValueError("deck_sizes needs deck_sizes_source: say where the counts come from")
+        if self.fronts_file == self.backs_file:
+            raise ValueError("fronts_file and backs_file must differ")
         if 2 * self.safe_mm >= min(self.card_width_mm, self.card_height_mm):
             raise ValueError("safe_mm leaves no room on the card")
         if "sheets" in self.outputs and self.sheet is None:
@@ -202,7 +233,8 @@ class VendorPreset(BaseModel):
 
         >>> VendorPreset.model_validate(dict(
         ...     title="t", card_width_mm=63.5, card_height_mm=88.9, bleed_mm=3, safe_mm=3,
-        ...     outputs=["card-pngs"], deck_sizes=[18, 36, 55])).deck_size_for(38)
+        ...     outputs=["card-pngs"], deck_sizes=[18, 36, 55], deck_sizes_source="x",
+        ... )).deck_size_for(38)
         55
         """
         if not self.deck_sizes:
@@ -210,11 +242,39 @@ class VendorPreset(BaseModel):
         for size in self.deck_sizes:
             if size >= cards:
                 return size
+        sizes = ", ".join(str(n) for n in self.deck_sizes)
         raise InputError(
-            f"{self.name} prints at most {self.deck_sizes[-1]} cards; this deck has {cards}",
+            f"this deck has {cards} cards, more than {self.name} prints: the card counts "
+            f"deckgen knows it to sell are {sizes}. Source: {self.deck_sizes_source}",
             where=f"preset {self.name}: deck_sizes",
-            fix="use a smaller set or another vendor",
+            fix="use a smaller set, or ask the shop what it prints for a larger deck "
+            "(deckgen does not guess a card count), or choose another vendor",
         )
+
+    def upload_cards(self, labels: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The labels on the fronts and on the backs of the cards the vendor prints, in
+        deck order (``back`` is the deck's common back), before blanks are added.
+
+        With ``imprint_on_cover_back`` a deck that starts with its cover and ends with
+        its imprint is one card shorter: the imprint is printed on the cover's back.
+
+        >>> p = load_preset("meinspiel")
+        >>> fronts, backs = p.upload_cards(["cover", "0-0", "0-1", "imprint"])
+        >>> fronts, backs
+        (['cover', '0-0', '0-1'], ['imprint', 'back', 'back'])
+        """
+        fronts = list(labels)
+        backs = ["back"] * len(fronts)
+        if (
+            self.imprint_on_cover_back
+            and len(fronts) >= 2
+            and fronts[0] == "cover"
+            and fronts[-1] == "imprint"
+        ):
+            fronts.pop()
+            backs.pop()
+            backs[0] = "imprint"
+        return fronts, backs
 
     def card_file_name(self, number: int, label: str, ext: str) -> str:
         """The file name of card ``number`` (1-based deck position) with ``label``."""
@@ -285,6 +345,7 @@ def preset_summary(preset: VendorPreset) -> dict[str, object]:
         "min_reversed_text_pt": preset.min_reversed_text_pt,
         "min_line_pt": preset.min_line_pt,
         "deck_sizes": list(preset.deck_sizes),
+        "deck_sizes_source": preset.deck_sizes_source,
         "outputs": list(preset.outputs),
         "paper": preset.sheet.paper if preset.sheet else None,
         "notes": preset.notes,

@@ -31,6 +31,7 @@ from deckgen.errors import InputError
 from deckgen.prepress.imposition import SheetOptions, layout_for
 from deckgen.prepress.preflight import PreflightReport, PreflightRules, preflight_pdf
 from deckgen.prepress.presets import SheetSettings, VendorPreset
+from deckgen.prepress.sourcedate import pdf_date
 from deckgen.progress import CollectingReporter, Reporter
 
 if TYPE_CHECKING:
@@ -39,9 +40,10 @@ if TYPE_CHECKING:
 
 CARD_FILE_PATTERN = "{number:03d}-{label}"
 DEFAULT_DPI = 300
-HOME_SHEET_BLEED_MM = 1.0
-"""Without a preset's sheet settings, cards keep this much bleed on a sheet when that
-fits more cards than their full bleed (nine poker cards on A4 instead of six)."""
+HOME_SHEET_BLEEDS_MM = (1.0, 0.5)
+"""Without a preset's sheet settings, cards keep this much bleed on a sheet (the first
+that fits the most) when that fits more cards than their full bleed: nine poker cards
+on A4 (1 mm) or US Letter (0.5 mm, with room for crop marks) instead of six."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,14 @@ class PrintOptions:
     ink_map: Path | None = None
     """Where to write the ink map PNG of a CMYK job (default: ``ink-map.png`` in the
     output folder when print files are made)."""
+    card_pdfs: bool = False
+    """Also one PDF per card (``cards/``), whatever the preset's own outputs."""
+    language: str = "en"
+    """The language of the proof sheet (the deck's language: ``de`` or ``en``)."""
+    source_epoch: int | None = None
+    """The creation date of the print files in seconds since 1970
+    (:func:`deckgen.prepress.sourcedate.source_epoch` of the deck's inputs); ``None``
+    keeps the card PDFs' own date."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,10 @@ class PrintResult:
     ink_map: Path | None = None
     broken: list[RuleBreak] = field(default_factory=list)
     """Rules of the preset the deck breaks (made anyway with ``force``)."""
+    upload_count: int | None = None
+    """Pages of the fronts and backs PDFs (the vendor's card count), when made."""
+    upload_blanks: int = 0
+    """White cards among them."""
 
 
 MAX_BACK_OFFSET_MM = 6.0
@@ -142,7 +156,9 @@ def planned_outputs(options: PrintOptions) -> list[str]:
         wanted.add("sheets")
     if options.png:
         wanted.add("card-pngs")
-    order = ["card-pngs", "card-pdfs", "interleaved-pdf", "sheets"]
+    if options.card_pdfs:
+        wanted.add("card-pdfs")
+    order = ["card-pngs", "card-pdfs", "fronts-backs-pdf", "interleaved-pdf", "sheets"]
     return [o for o in order if o in wanted]
 
 
@@ -183,14 +199,20 @@ def _sheet_options(
 
     if preset_sheet is not None:
         return build(preset_sheet.bleed_mm)
-    full = build(None)
-    home = build(min(HOME_SHEET_BLEED_MM, card_bleed))
+    best = build(None)
     try:
-        full_count = layout_for(card_mm, card_bleed, full).per_sheet
+        best_count = layout_for(card_mm, card_bleed, best).per_sheet
     except InputError:
-        full_count = 0
-    home_count = layout_for(card_mm, card_bleed, home).per_sheet
-    return home if home_count > full_count else full
+        best_count = 0
+    for kept in HOME_SHEET_BLEEDS_MM:
+        home = build(min(kept, card_bleed))
+        try:
+            count = layout_for(card_mm, card_bleed, home).per_sheet
+        except InputError:
+            continue
+        if count > best_count:
+            best, best_count = home, count
+    return best
 
 
 def make_print_outputs(
@@ -247,45 +269,74 @@ def make_print_outputs(
             result.files += _blank_pngs(folder / "png", preset, len(labels), reporter)
 
     flavour = preset.pdfx if preset is not None and result.cmyk else "none"
+    from deckgen.prepress.iccprofile import profile_path
+
+    profile = profile_path(preset.output_profile if preset is not None else "fogra39")
+    upload = None
+    if "fronts-backs-pdf" in outputs:
+        upload = _upload_plan(labels, preset)  # refuses a deck too big before any work
     if result.cmyk:
         from deckgen.prepress.cmyk import convert_pdf
 
         reporter.start("converting to CMYK", 2)
         max_ink = preset.max_ink_percent if preset else None
         for path in (cards_pdf, back_pdf):
-            converted = convert_pdf(path, path, max_ink_percent=max_ink)
+            converted = convert_pdf(path, path, profile=profile, max_ink_percent=max_ink)
             for problem in converted.left_rgb:
                 reporter.warn(f"{path.name}: {problem}")
             reporter.advance()
         reporter.finish()
     title = _title(cards_pdf)
-    if flavour != "none":
-        from deckgen.prepress.pdfx import make_pdfx
+    deck_name = title.rsplit(": ", 1)[0] if ": " in title else title
+    created = pdf_date(options.source_epoch) if options.source_epoch is not None else None
+    titles: dict[Path, str] = {}
 
+    def finish(pdf: pikepdf.Pdf, target: Path) -> None:
+        """The flavour, output intent and metadata of every print file: its own title,
+        IDs and the deck's source date."""
+        from deckgen.prepress.iccprofile import add_output_intent
+        from deckgen.prepress.pdfx import make_pdfx, set_metadata
+
+        name = (
+            target.relative_to(folder).as_posix() if target.is_relative_to(folder) else target.name
+        )
+        own_title = titles.get(target, f"{deck_name}: {target.stem}")
+        if flavour != "none":
+            if "/Title" in pdf.docinfo:
+                del pdf.docinfo["/Title"]
+            make_pdfx(
+                pdf, flavour, title=own_title, file_name=name, created=created, profile=profile
+            )
+            return
+        if result.cmyk:
+            add_output_intent(pdf, profile)
+        set_metadata(pdf, title=own_title, file_name=name, created=created)
+
+    titles[cards_pdf] = f"{deck_name}: card fronts"
+    titles[back_pdf] = f"{deck_name}: card back"
+    if result.cmyk:
         for path in (cards_pdf, back_pdf):
             with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-                make_pdfx(pdf, flavour, title=title)
+                finish(pdf, path)
                 save_pdf(pdf, path)
         result.pdfx = flavour
-
-    def finish(pdf: pikepdf.Pdf) -> None:
-        from deckgen.prepress.iccprofile import add_output_intent
-        from deckgen.prepress.pdfx import make_pdfx
-
-        if flavour != "none":
-            make_pdfx(pdf, flavour, title=title)
-        elif result.cmyk:
-            add_output_intent(pdf)
 
     if "card-pdfs" in outputs:
         from deckgen.prepress.cardfiles import split_cards
 
         names = _names(labels, preset, "pdf")
+        targets = [folder / "cards" / n for n in names]
+        back_target = folder / "cards" / _back_name(preset, "pdf")
+        for number, (card_target, label) in enumerate(zip(targets, labels, strict=True), 1):
+            titles[card_target] = (
+                f"{deck_name}: card {number} of {len(labels)}, {_card_names([label])[0]}"
+            )
+        titles[back_target] = f"{deck_name}: card back"
         written = split_cards(
             cards_pdf,
             back_pdf,
-            [folder / "cards" / n for n in names],
-            folder / "cards" / _back_name(preset, "pdf"),
+            targets,
+            back_target,
             crop_marks=preset.crop_marks if preset else False,
             colour_space="cmyk" if result.cmyk else "rgb",
             finish=finish,
@@ -293,10 +344,41 @@ def make_print_outputs(
         )
         result.files += [PrintFile(f"cards/{p.name}", "card-pdf", 1) for p in written]
 
+    if upload is not None and preset is not None:
+        from deckgen.prepress.cardfiles import fronts_and_backs
+
+        fronts, backs, count = upload
+        fronts_target = folder / f"{preset.fronts_file}.pdf"
+        backs_target = folder / f"{preset.backs_file}.pdf"
+        blanks = count - len(fronts)
+        extra = f", {blanks} blank" if blanks else ""
+        titles[fronts_target] = f"{deck_name}: card fronts for {preset.name}, {count} pages{extra}"
+        titles[backs_target] = f"{deck_name}: card backs for {preset.name}, {count} pages{extra}"
+        fronts_and_backs(
+            cards_pdf,
+            back_pdf,
+            fronts,
+            backs,
+            count,
+            fronts_target,
+            backs_target,
+            finish=finish,
+        )
+        result.files.append(PrintFile(fronts_target.name, "fronts-pdf", count))
+        result.files.append(PrintFile(backs_target.name, "backs-pdf", count))
+        result.upload_count = count
+        result.upload_blanks = blanks
+        if blanks:
+            reporter.warn(
+                f"{preset.name} prints {count} cards: {blanks} white cards fill this deck "
+                f"of {len(fronts)} in {fronts_target.name} and {backs_target.name}"
+            )
+
     if "interleaved-pdf" in outputs:
         from deckgen.prepress.cardfiles import interleave_back_front
 
         name = f"{preset.interleaved_file if preset else 'deck-back-front'}.pdf"
+        titles[folder / name] = f"{deck_name}: backs and fronts, each back before its front"
         interleave_back_front(cards_pdf, back_pdf, folder / name, finish=finish)
         result.files.append(PrintFile(name, "back-front-pdf", 2 * pages))
 
@@ -310,19 +392,33 @@ def make_print_outputs(
         imposed = impose_sheets(cards_pdf, back_pdf, sheet_options, reporter=reporter)
         duplex = "DuplexFlipLongEdge" if sheet_options.duplex == "long" else "DuplexFlipShortEdge"
         imposed.pdf.Root.ViewerPreferences.Duplex = pikepdf.Name("/" + duplex)
-        if result.cmyk:
-            finish(imposed.pdf)
+        titles[folder / "sheets.pdf"] = f"{deck_name}: sheets for duplex printing"
+        finish(imposed.pdf, folder / "sheets.pdf")
         save_pdf(imposed.pdf, folder / "sheets.pdf")
         result.cards_per_sheet = imposed.layout.per_sheet
         result.files.append(PrintFile("sheets.pdf", "sheets", 2 * imposed.sheets))
-        write_calibration(
-            folder / "calibration.pdf", paper=sheet_options.paper, duplex=sheet_options.duplex
-        )
+        calibration = folder / "calibration.pdf"
+        write_calibration(calibration, paper=sheet_options.paper, duplex=sheet_options.duplex)
+        titles[calibration] = f"{deck_name}: duplex calibration page"
+        with pikepdf.open(calibration, allow_overwriting_input=True) as pdf:
+            pdf.docinfo[pikepdf.Name.Author] = pikepdf.String("deckgen")
+            from deckgen.prepress.pdfx import set_metadata
+
+            set_metadata(
+                pdf, title=titles[calibration], file_name=calibration.name, created=created
+            )
+            save_pdf(pdf, calibration)
         result.files.append(PrintFile("calibration.pdf", "calibration", 2))
         reporter.info(
             f"sheets: {imposed.layout.per_sheet} cards a sheet on {sheet_options.paper}, "
             f"{imposed.sheets} sheets, duplex {sheet_options.duplex} edge"
         )
+        if sheet_options.marks == "crop":
+            from deckgen.prepress.marks import marks_note
+
+            note = marks_note(imposed.layout, margin_mm=sheet_options.margin_mm)
+            if note is not None:
+                reporter.warn(f"sheets.pdf: {note}")
 
     if options.preflight:
         rules = PreflightRules(
@@ -362,7 +458,48 @@ def make_print_outputs(
             from deckgen.prepress.contract import enforce
 
             result.broken = enforce(report, preset, force=options.force, reporter=reporter)
+    if outputs and preset is not None:
+        _write_proof(folder, labels, options, result, deck_name, created)
     return result
+
+
+def _write_proof(
+    folder: Path,
+    labels: Sequence[str],
+    options: PrintOptions,
+    result: PrintResult,
+    deck_name: str,
+    created: str | None,
+) -> None:
+    """``proof.pdf``: every card, the back, trim and safe lines, the count, the checks."""
+    from deckgen.prepress.pdfout import save_pdf
+    from deckgen.prepress.proof import TEXT, ProofFacts, proof_document
+
+    preset = options.preset
+    assert preset is not None
+    fronts, _ = preset.upload_cards(labels)
+    printed = result.upload_count or preset.deck_size_for(len(fronts))
+    facts = ProofFacts(
+        deck_name=deck_name,
+        labels=tuple(labels),
+        printed=printed,
+        blanks=printed - len(fronts),
+        imprint_on_cover_back=len(fronts) < len(labels),
+        language=options.language,
+    )
+    target = folder / "proof.pdf"
+    words = TEXT.get(options.language, TEXT["en"])
+    title = f"{deck_name}: {words['title']}"
+    with proof_document(
+        folder / "cards.pdf", folder / "back.pdf", facts, preset, result.preflight
+    ) as pdf:
+        if "/OutputIntents" in pdf.Root:
+            del pdf.Root["/OutputIntents"]
+        from deckgen.prepress.pdfx import set_metadata
+
+        set_metadata(pdf, title=title, file_name=target.name, created=created)
+        save_pdf(pdf, target)
+    result.files.append(PrintFile(target.name, "proof", 1))
 
 
 def _picture_findings(
@@ -426,7 +563,9 @@ def _blank_pngs(
     import io
 
     buffer = io.BytesIO()
-    Image.new("RGB", preset.png_size_px, (255, 255, 255)).save(buffer, "PNG", dpi=(preset.dpi,) * 2)
+    from deckgen.prepress.pngwrite import png_bytes
+
+    buffer.write(png_bytes(Image.new("RGB", preset.png_size_px, (255, 255, 255)), preset.dpi))
     out = []
     for number in range(cards + 1, size + 1):
         name = preset.card_file_name(number, "blank", "png")
@@ -437,6 +576,20 @@ def _blank_pngs(
         f"deck of {cards}"
     )
     return out
+
+
+def _upload_plan(
+    labels: Sequence[str], preset: VendorPreset | None
+) -> tuple[list[int], list[int | None], int]:
+    """Which card page is on each front and each back of the fronts/backs upload
+    (``None``: the common back), and the vendor's card count to pad to."""
+    if preset is None:
+        raise ValueError("the fronts and backs PDFs need a vendor preset")
+    fronts, backs = preset.upload_cards(labels)
+    index = {label: i for i, label in enumerate(labels)}
+    front_pages = list(range(len(fronts)))
+    back_pages: list[int | None] = [None if b == "back" else index[b] for b in backs]
+    return front_pages, back_pages, preset.deck_size_for(len(fronts))
 
 
 def _title(cards_pdf: Path) -> str:

@@ -53,8 +53,15 @@ def options_for(options: PrintOptions | None, deck: LoadedDeck) -> PrintOptions:
             (float(spec.back_offset_mm[0]), float(spec.back_offset_mm[1])),
             where=f"{deck.path}: key back_offset_mm",
         )
+    from deckgen.prepress.sourcedate import deck_inputs, source_epoch
+
     return dataclasses.replace(
-        options, preset=preset, safe_mm=float(deck.safe_mm), back_offset_mm=offset
+        options,
+        preset=preset,
+        safe_mm=float(deck.safe_mm),
+        back_offset_mm=offset,
+        language=spec.language,
+        source_epoch=source_epoch(deck_inputs(deck)),
     )
 
 

@@ -38,11 +38,15 @@ Rect = tuple[float, float, float, float]
 """A rectangle (x0, y0, x1, y1) in mm, lower-left origin."""
 
 MARK_GAP_MM = 0.5
-"""Space between a card's bleed edge and the start of its crop mark."""
+"""Least space between a card's bleed edge and the start of its crop mark."""
+MARK_OFFSET_MM = 3.0
+"""Where a crop mark starts, measured from the trim (the usual offset)."""
 MARK_MIN_MM = 2.0
-"""Room that crop marks or cut lines need beyond the outermost bleed edge."""
+"""Shortest crop mark drawn: the layout keeps room for at least that."""
 MARK_MAX_LEN_MM = 5.0
 """Longest a crop mark is drawn."""
+MARK_EDGE_MM = 3.0
+"""Marks stop this far from the paper edge (no press or printer prints closer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,12 +168,14 @@ def compute_layout(
 ) -> SheetLayout:
     """As many cards as fit on the paper with bleed and gutter, leaving room for marks.
 
-    The cards keep ``margin_mm`` (the edge a printer cannot print) plus, when there are
-    marks, :data:`MARK_MIN_MM` for them. Raises InputError if not even one card fits.
+    The cards keep ``margin_mm`` (the edge a printer cannot print) or, when there are
+    marks, room for a mark of :data:`MARK_MIN_MM` beyond :data:`MARK_GAP_MM` that stops
+    :data:`MARK_EDGE_MM` (or the margin) before the paper edge. Raises InputError if not
+    even one card fits.
     """
     paper_w, paper_h = paper_mm
     card_w, card_h = card_mm
-    border = margin_mm + (MARK_MIN_MM if marks else 0.0)
+    border = max(margin_mm, MARK_EDGE_MM) + MARK_MIN_MM + MARK_GAP_MM if marks else margin_mm
     avail_w = paper_w - 2 * border
     avail_h = paper_h - 2 * border
     cell_w = card_w + 2 * bleed_mm

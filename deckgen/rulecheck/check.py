@@ -239,10 +239,11 @@ def _ref_task(plan: _Plan, index: int) -> ChunkTask:
 
 
 def _prefix(
-    done: dict[int, PlayTally] | dict[int, list[PlayTally]], budget: int
+    done: dict[int, PlayTally] | dict[int, list[PlayTally]], budget: int, partial: bool = False
 ) -> tuple[PlayTally | None, int]:
     """The merged shortest prefix of chunks (or chunk slices) reaching ``budget``
-    rounds, or None and the index of the next chunk needed."""
+    rounds, or None and the index of the next chunk needed (``partial``: every chunk
+    done, merged, when they fall short)."""
     total: PlayTally | None = None
     i = 0
     while i in done:
@@ -256,7 +257,23 @@ def _prefix(
             if total.rounds >= budget:
                 return total, -1
         i += 1
-    return None, i
+    return (total if partial else None), i
+
+
+MAX_EXTRA_CHUNKS = 100
+"""Chunks played beyond those planned before the check stops waiting for rounds."""
+
+
+def _stalled(done: dict[int, PlayTally] | dict[int, list[PlayTally]], nxt: int, extra: int) -> bool:
+    """Whether asking for more chunks is pointless: the last one played no round at all
+    (every match failed: the failures are reported), or ``extra`` chunks beyond those
+    planned were played already."""
+    if extra >= MAX_EXTRA_CHUNKS:
+        return True
+    last = done.get(nxt - 1)
+    if last is None:
+        return False
+    return sum(p.rounds for p in (last if isinstance(last, list) else [last])) == 0
 
 
 def _submit_fast(
@@ -364,15 +381,17 @@ def run_check(
                 pending[pool.submit(run_chunk, rt)] = (plan, "ref", i)
         _collect(pending, reporter)
         for plan in plans:  # rarely, the planned chunks fell short of the budget
-            while True:
+            for extra in range(MAX_EXTRA_CHUNKS + 1):
                 enough, nxt = _prefix(plan.ref_done, plan.ref_budget)
-                if enough is not None:
+                if enough is not None or _stalled(plan.ref_done, nxt, extra):
                     break
                 more = {pool.submit(run_chunk, _ref_task(plan, nxt)): (plan, "ref", nxt)}
                 _collect(more, reporter)
-            while plan.why_not_fast is None:
+            for extra in range(MAX_EXTRA_CHUNKS + 1):
+                if plan.why_not_fast is not None:
+                    break
                 enough, nxt = _prefix(plan.fast_done, opts.rounds)
-                if enough is not None:
+                if enough is not None or _stalled(plan.fast_done, nxt, extra):
                     break
                 last = plan.fast_tasks[-1]
                 task = FastTask(plan.base, nxt, plan.fast_size, compiled, last.block, last.rounds)
@@ -381,10 +400,10 @@ def run_check(
 
     runs = []
     for plan in plans:
-        judge, _ = _prefix(plan.ref_done, plan.ref_budget)
+        judge, _ = _prefix(plan.ref_done, plan.ref_budget, partial=True)
         assert judge is not None
         if plan.why_not_fast is None:
-            fast, _ = _prefix(plan.fast_done, opts.rounds)
+            fast, _ = _prefix(plan.fast_done, opts.rounds, partial=True)
             assert fast is not None
             stats, path = fast, "fast"
         else:

@@ -35,6 +35,8 @@ WarningId = Literal[
     "rare_clause",
     "dead_clause",
     "clause_params",
+    "no_winner",
+    "match_time",
 ]
 
 DEFAULTS: dict[str, float] = {
@@ -48,6 +50,8 @@ DEFAULTS: dict[str, float] = {
     "seat_match_excess_max": 0.01,
     "significance": 0.01,
     "clause_share_min": 0.001,
+    "not_out_max": 0.40,
+    "match_minutes_max": 240.0,
 }
 """Default thresholds (``blocked_max`` has one for games where players draw and one for
 block games, where a blocked round is the usual end)."""
@@ -142,6 +146,11 @@ def _warn(
     }
 
 
+def _spt(st: dict[str, Any]) -> str:
+    turns = st.get("turns_per_round", {}).get("mean")
+    return f"{turns:.0f} turns a round" if turns else "the assumed pace"
+
+
 def _share(node: dict[str, Any]) -> tuple[int, int, float]:
     return int(node["count"]), int(node["of"]), float(node["share"] or 0.0)
 
@@ -186,6 +195,26 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
                 "playing_time", n,
                 f"{who}: a match takes about {minutes:.0f} minutes, more than {tol:g} times "
                 f"the {promise:g} minutes the file promises", minutes, promise * tol,
+            ))  # fmt: skip
+    if minutes is not None and minutes > DEFAULTS["match_minutes_max"]:
+        out.append(_warn(
+            "match_time", n,
+            f"{who}: a match takes about {minutes:,.0f} minutes ({minutes / 60:.1f} hours) "
+            f"at {_spt(st)}; a table game should end within "
+            f"{DEFAULTS['match_minutes_max'] / 60:g} hours: lower the target or the "
+            "number of rounds", minutes, DEFAULTS["match_minutes_max"],
+        ))  # fmt: skip
+    # rounds nobody wins by going out (what players notice even if no rule is wrong)
+    not_out = st["round_end"].get("not_out")
+    if not_out and not_out["of"]:
+        k, of, share = _share(not_out)
+        lim = limit(spec, "not_out_max")
+        if share > lim:
+            out.append(_warn(
+                "no_winner", n,
+                f"{who}: {100 * share:.1f} % of rounds end with nobody going out "
+                f"(limit {100 * lim:g} %): players will notice that rounds often peter out",
+                share, lim,
             ))  # fmt: skip
     # blocked rounds and ties
     k, of, share = _share(st["round_end"]["blocked"])
@@ -355,7 +384,10 @@ def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> str | No
         if value == have:
             continue
         for lang, text in texts.items():
-            hits = [w for w in words[lang] if w in text and w not in own[lang]]
+            hits = [
+                w for w in words[lang]
+                if w in text and w not in own[lang] and _means(key, value, w, text, lang)
+            ]  # fmt: skip
             if hits:
                 found.append(value)
                 said.append(f"'{hits[0]}' ({lang})")
@@ -366,6 +398,28 @@ def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> str | No
         f"clause {cid} says {said[0]}, which describes {key} = {' or '.join(found)}, but "
         f"the file has {key} = {have}: rewrite the clause for {have} or change {key}"
     )
+
+
+def _means(key: str, value: str, word: str, text: str, lang: str) -> bool:
+    """Whether ``word`` in ``text`` names ``key = value``: "at most" is a limited draw
+    only when a number of tiles or times follows it ("at most one tile", "höchstens
+    3-mal"), not in "until one fits, at most until the stock is empty"."""
+    if key != "turn.draw" or value != "limited":
+        return True
+    import re
+
+    from deckgen.rulecheck.textcheck import WORDS
+
+    for m in re.finditer(re.escape(word), text):
+        after = re.findall(r"[\wäöüß-]+", text[m.end() : m.end() + 30])[:2]
+        for tok in after:
+            if (
+                tok[:1].isdigit()
+                or tok in WORDS[lang]
+                or tok in ("einen", "ein", "eine", "{draw_limit}")
+            ):
+                return True
+    return False
 
 
 def _number_mismatch(cid: str, key: str, have: Any, en: str) -> str | None:

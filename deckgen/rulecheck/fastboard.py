@@ -7,8 +7,10 @@ Takes the engine's :class:`~deckgen.engine.tables.Tables`; hands are boolean arr
 grows by two when a double lies crosswise (always with ``cross_doubles``, the first one
 with ``spinner``), exactly as the kernel's layouts (:mod:`deckgen.engine.layouts`)
 place tiles. The moves are the kernel's, in its order: for each distinct open number
-(by its first end) the tiles that fit it; ``random`` picks the k-th as the kernel's
-random bots do (exactly, given :class:`~deckgen.rulecheck.fastline.RoundStreams`),
+(by its first end) the tiles that fit it (files that score the open ends, where ends of
+one number can be distinct moves, play on :mod:`deckgen.rulecheck.jit_board` only);
+``random`` picks the k-th as the kernel's random bots do (exactly, given
+:class:`~deckgen.rulecheck.fastline.RoundStreams`),
 ``greedy`` the heaviest tile on the first open end (in end order) that one of the
 heaviest tiles fits. Scoring is :class:`FastLine`'s.
 """
@@ -19,6 +21,7 @@ from typing import cast
 
 import numpy as np
 
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulecheck.arrays import Flags, Hands, Ints
 from deckgen.rulecheck.fastline import (
@@ -129,9 +132,7 @@ class FastBoard(FastLine):
         )
         return tile, k - before
 
-    def _kernel_pick(
-        self, legal: Flags, ends: Ints, count: Ints, k: Ints
-    ) -> tuple[Ints, Ints]:
+    def _kernel_pick(self, legal: Flags, ends: Ints, count: Ints, k: Ints) -> tuple[Ints, Ints]:
         """The ``k``-th placement in the kernel's move order, as (tile, end value).
 
         The kernel lists, for each distinct end value in end order, the legal tiles
@@ -161,9 +162,7 @@ class FastBoard(FastLine):
         tile = np.minimum((np.cumsum(m, axis=1) <= within[:, None]).sum(axis=1), self.ntiles - 1)
         return tile, value
 
-    def _greedy_move(
-        self, legal: Flags, ends: Ints, count: Ints
-    ) -> tuple[Ints, Ints]:
+    def _greedy_move(self, legal: Flags, ends: Ints, count: Ints) -> tuple[Ints, Ints]:
         """(tile, value played on) of the greedy bot, in the engine's move order."""
         vals = np.where(legal, self.value, -1)
         best = vals.max(axis=1)
@@ -336,7 +335,11 @@ class FastBoard(FastLine):
         end = np.full(len(gid), -1, dtype=np.int64)
         out = np.full(len(gid), -1, dtype=np.int64)
 
+        steps = 0
         while len(gid):
+            steps += 1
+            if steps > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             L = len(gid)
             ar = np.arange(L)
             live0 = end < 0

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from deckgen.engine.setup import MAX_REDEALS
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
@@ -264,7 +266,9 @@ class FastLine:
             first_rule = np.ones(count, dtype=bool)
         redeals = np.zeros(count, dtype=np.int64)
         idx = np.nonzero(self._redo(hands, first_rule))[0]
-        while len(idx):
+        for _ in range(MAX_REDEALS):  # as the engine: the deal after the last redeal stands
+            if not len(idx):
+                break
             h2, r2 = self._shuffle(rng, len(idx))
             hands[idx] = h2
             rest[idx] = r2
@@ -460,7 +464,11 @@ class FastLine:
         out = np.full(len(gid), -1, dtype=np.int64)
         base = np.arange(len(gid)) * n
 
+        steps = 0
         while len(gid):
+            steps += 1
+            if steps > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             live0 = end < 0
             ci = base + seat
             hand = H[ci]

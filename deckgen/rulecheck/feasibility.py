@@ -18,6 +18,9 @@ from math import comb
 from typing import Any
 
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.odds import p_some_hand_has
+
+__all__ = ["drawable_tiles", "feasibility", "p_all_of", "p_none_of", "p_some_hand_has"]
 
 
 def p_none_of(total: int, special: int, drawn: int) -> Fraction:
@@ -32,26 +35,6 @@ def p_all_of(total: int, special: int, drawn: int) -> Fraction:
     return Fraction(comb(special, drawn), comb(total, drawn))
 
 
-def p_some_hand_has(total: int, doubles: int, hands: int, hand: int, at_least: int) -> Fraction:
-    """The chance that at least one of ``hands`` hands of ``hand`` tiles holds
-    ``at_least`` doubles or more (the rest of the set is not dealt)."""
-    rest = total - hands * hand
-    cap = min(hand, at_least - 1)
-    ways = [1] + [0] * doubles  # ways[s]: placements of s doubles in the hands so far
-    for _ in range(hands):
-        nxt = [0] * (doubles + 1)
-        for s, w in enumerate(ways):
-            if not w:
-                continue
-            for d in range(cap + 1):
-                if s + d > doubles:
-                    break
-                nxt[s + d] += w * comb(hand, d)
-        ways = nxt
-    fine = sum(w * comb(rest, doubles - s) for s, w in enumerate(ways))
-    return 1 - Fraction(fine, comb(total, doubles))
-
-
 def _odds(p: Fraction) -> dict[str, Any]:
     return {"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"}
 
@@ -60,14 +43,21 @@ def _says(spec: RuleSpec, clause_id: str) -> str | None:
     return spec.clause_text(clause_id, "en") if spec.has_clause(clause_id) else None
 
 
+def _first_from_stock(spec: RuleSpec) -> int:
+    """Tiles the stock gives up before anyone draws: a turned-up start tile, or for the
+    station games one tile whichever way the station double comes out (from the stock,
+    or from a hand that takes the stock's top tile instead)."""
+    return 1 if spec.params.opening.lead in ("turned_up", "station") else 0
+
+
 def drawable_tiles(spec: RuleSpec, players: int) -> int:
-    """Tiles a round can draw at most: the stock less the reserve and a turned-up tile."""
+    """Tiles a round can draw at most: the stock less the reserve and a turned-up tile
+    (or the one the station double costs it)."""
     p = spec.params
     if p.deal.rest != "stock" or p.turn.draw == "none":
         return 0
     stock = len(spec.dset) - spec.hand_size(players) * players
-    turned = p.opening.lead == "turned_up"
-    return max(0, stock - p.deal.stock_reserve - (1 if turned else 0))
+    return max(0, stock - p.deal.stock_reserve - _first_from_stock(spec))
 
 
 def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
@@ -82,7 +72,8 @@ def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
     stock = rest if p.deal.rest == "stock" else 0
     reserve = p.deal.stock_reserve if stock else 0
     turned = p.opening.lead == "turned_up"
-    need = dealt + reserve + (1 if turned else 0)
+    station = p.opening.lead == "station"
+    need = dealt + reserve + (1 if turned or station else 0)
     out: dict[str, Any] = {
         "tiles": total,
         "hand_size": hand,
@@ -93,7 +84,7 @@ def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
         "start_tile_from_stock": turned,
         "tiles_needed": need,
         "deal_fits": need <= total,
-        "drawable": max(0, stock - reserve - (1 if turned else 0)),
+        "drawable": max(0, stock - reserve - _first_from_stock(spec)),
     }
     situations: list[dict[str, Any]] = []
     op = p.opening

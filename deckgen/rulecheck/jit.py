@@ -9,6 +9,9 @@ check falls back to the numpy batch engines (:mod:`deckgen.rulecheck.fastline`,
 kernel round for round (``tests/engine/test_backends_equal*.py``).
 
 ``DECKGEN_NO_JIT=1`` switches the compiled paths off (to measure or test the fallback).
+
+``python -m deckgen.rulecheck.warm`` compiles every engine into numba's cache (the
+install does it, so a new user's first check is as fast as the second).
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ takes :class:`FastBoard` instead).
 It follows the kernel (:class:`~deckgen.engine.state.RoundState`) step for step: the
 layout's open ends in the kernel's end order (:mod:`deckgen.engine.layouts`: a double
 laid across keeps its end and appends two), the kernel's move order (for each distinct
-open number, by its first end, the tiles carrying it by deck index; after a draw only the
-drawn tile, and a pass when the rules let a player keep it), ``random`` picking
+open end, by its first end, the tiles carrying its number by deck index; ends are
+distinct by number, or with scoring in play by kind, ``EndCount.kinds``; after a draw only
+the drawn tile, and a pass when the rules let a player keep it), ``random`` picking
 ``moves[floor(u * len(moves))]`` and ``greedy`` the first of the heaviest moves; drawing,
 the reserve, passing and the block as :mod:`deckgen.engine.turn` says; the count of the
 open ends after every tile laid and its points (:mod:`deckgen.engine.endcount`,
@@ -35,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulecheck.batchcount import clause_bit
 from deckgen.rulecheck.fastboard import FastBoard
@@ -224,8 +226,8 @@ def play_rounds(
     With ``C_LAZY`` the stock is shuffled (in place) as it is drawn, from ``rng``.
 
     Per seat and number the tiles of the hand carrying it are counted, so a turn costs a
-    few steps per distinct open number; the distinct numbers (by their first end) are
-    found again only after a tile was laid.
+    few steps per distinct open end; the distinct ends (the first of each number, or of
+    each kind with scoring in play) are found again only after a tile was laid.
     """
     n = cfg[C_N]
     nt = cfg[C_T]
@@ -267,8 +269,17 @@ def play_rounds(
     double_at = np.zeros(max_ends, dtype=np.int64)
     live = np.zeros(max_ends, dtype=np.int64)
     first_end = np.full(nv, -1, dtype=np.int64)
-    shown = np.zeros(nv, dtype=np.int64)
-    per = np.zeros(nv, dtype=np.int64)
+    """Per number: the first end showing it, or -1 (what a drawn tile must fit)."""
+    first_kind = np.full(4 * nv, -1, dtype=np.int64)
+    """With scoring in play: per kind of end (number, double at it, counts yet), its
+    first end, or -1."""
+    shown = np.zeros(max_ends, dtype=np.int64)
+    """Per distinct end (a move's place): the number it shows ..."""
+    at = np.zeros(max_ends, dtype=np.int64)
+    """... the end ..."""
+    kind = np.zeros(max_ends, dtype=np.int64)
+    """... and its kind (scoring in play) or number."""
+    per = np.zeros(max_ends, dtype=np.int64)
     points = np.zeros(nsides, dtype=np.int64)
     for g in range(hands.shape[0]):
         for i in range(nt):
@@ -369,15 +380,23 @@ def play_rounds(
         laid = True
         while end < 0:
             turns += 1
-            if laid:  # the distinct open numbers, by their first end
+            if turns > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
+            if laid:  # the distinct open ends, by their first end
                 for j in range(nd):
                     first_end[shown[j]] = -1
+                    first_kind[kind[j]] = -1
                 nd = 0
                 for e in range(ne):  # without branches: the outcome is a coin toss
                     v = ends[e]
-                    new = first_end[v] < 0
-                    first_end[v] = e if new else first_end[v]
+                    first_end[v] = e if first_end[v] < 0 else first_end[v]
+                    # with scoring in play an end is distinct by its kind (endcount.kinds)
+                    key = v * 4 + double_at[e] * 2 + live[e] if multiple > 0 else v
+                    new = first_kind[key] < 0
+                    first_kind[key] = e if new else first_kind[key]
                     shown[nd] = v
+                    at[nd] = e
+                    kind[nd] = key
                     nd += 1 if new else 0
                 laid = False
             moves = 0
@@ -447,6 +466,7 @@ def play_rounds(
                     j = jj if take else j
                     k = k if j >= 0 else k - c
                 v = shown[j]
+                e = at[j]
                 if drawn >= 0:
                     tile = drawn
                 else:
@@ -457,6 +477,7 @@ def play_rounds(
                         k -= 1 if hit else 0
             else:  # greedy: the first of the heaviest moves
                 best = -1
+                e = -1
                 for j in range(nd):
                     if per[j] == 0:
                         continue
@@ -466,6 +487,7 @@ def play_rounds(
                             best = val[drawn]
                             tile = drawn
                             v = w
+                            e = at[j]
                         continue
                     for q in range(ncarry[w]):
                         i = carry[w, q]
@@ -473,14 +495,14 @@ def play_rounds(
                             best = val[i]
                             tile = i
                             v = w
-            # ---------------------------------------------- lay the tile on the first
-            # end showing v; a double across keeps its end and opens two more
+                            e = at[j]
+            # ---------------------------------------------- lay the tile on end e (the
+            # first of its kind); a double across keeps its end and opens two more
             owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
             cnt[seat, lo[tile]] -= 1
             cnt[seat, hi[tile]] -= 1 if hi[tile] != lo[tile] else 0
-            e = first_end[v]
             ends[e] = lo[tile] + hi[tile] - v
             across = dbl[tile] == 1 and (shape == 2 or spin_open)
             laid = True
@@ -518,6 +540,7 @@ def play_rounds(
             seat = seat + 1 if seat + 1 < n else 0
         for j in range(nd):
             first_end[shown[j]] = -1
+            first_kind[kind[j]] = -1
         out[g, O_END] = end
         out[g, O_OUT] = out_seat
         out[g, O_TURNS] = turns

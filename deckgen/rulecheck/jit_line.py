@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from deckgen.engine.setup import MAX_REDEALS
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables, compile_tables
 from deckgen.rulecheck.fastline import Deals, FastLine, Rounds, RoundStreams, unsupported
 from deckgen.rulecheck.jit import njit
@@ -257,7 +259,8 @@ def _deal(
     rules = p[P_REDEAL] or (p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0)
     for g in range(hands.shape[0]):
         _deal_one(rng, p, pool, hands, rest, g)
-        while rules and _redo(p, tiles, masks, hands, g, first[g]):
+        # as the engine: after MAX_REDEALS redeals in a row the deal stands
+        while rules and redeals[g] < MAX_REDEALS and _redo(p, tiles, masks, hands, g, first[g]):
             redeals[g] += 1
             _deal_one(rng, p, pool, hands, rest, g)
 
@@ -505,6 +508,8 @@ def _play(
             x0 = h0[seat]
             x1 = h1[seat]
             turns += 1
+            if turns > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             s00 = sm0[e0]
             s01 = sm1[e0]
             a0 = x0 & s00

@@ -18,7 +18,8 @@ step for step:
   (``floor(u * size)`` picks), then :func:`~deckgen.engine.trains.take_station`: the
   round's double goes to the middle, a player dealt it takes the first stock tile;
 - turns: the ends the seat to move may use, the tiles that fit, drawing (up to the draw
-  limit, stopping at the reserve), passing, a blocked round;
+  limit, stopping at the reserve), passing, a blocked round (Mexican Train: only when
+  nobody can play, since a pass opens the passer's train to the others);
 - the moves in the kernel's order: Mexican Train: for each end the seat may use (own
   train, open trains, the Mexican Train; only the double's end while a double waits), the
   fitting tiles by deck index; Chicken Foot: for each distinct value among the ends open
@@ -224,6 +225,28 @@ def _station(
 
 
 @njit
+def _someone_plays(
+    hands: NDArray[np.uint64],
+    suits: NDArray[np.uint64],
+    ends: NDArray[np.int64],
+    n: int,
+    opened: int,
+    pending: int,
+) -> bool:
+    """:meth:`deckgen.engine.trains.Trains.someone_can_play`: whether a seat holds a
+    tile for a train it may use (its own, the open ones, the Mexican Train; only the
+    double's while one waits)."""
+    for s in range(n):
+        for e in range(n + 1):
+            mine = (e == n) | (e == s) | ((opened >> e) & 1 == 1)
+            if (pending < 0 and mine) or e == pending:
+                v = ends[e]
+                if (hands[s, 0] & suits[v, 0]) | (hands[s, 1] & suits[v, 1]):
+                    return True
+    return False
+
+
+@njit
 def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     """Play every round of the batch; write the results into ``out``. Returns the
     number of rounds with an error (a decision stream too short: 0 in the check)."""
@@ -393,7 +416,10 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     forced += 1
                     if shape == 0:
                         opened |= 1 << seat
-                    if forced >= n and (not can_draw or (reserve == 0 and left == 0)):
+                    stuck = forced >= n and (not can_draw or (reserve == 0 and left == 0))
+                    if stuck and shape == 0:  # end.blocked only when nobody can play:
+                        stuck = not _someone_plays(hands, suits, ends, n, opened, pending)
+                    if stuck:  # (a pass opens a train)
                         end = 1
                         break
                     seat = seat + 1 if seat + 1 < n else 0

@@ -51,9 +51,9 @@ def report_markdown(report: dict[str, Any], charts: dict[str, dict[str, str]] | 
     if report["reasons"]:
         out.append("")
     warnings = report.get("warnings", [])
-    if warnings and report["verdict"] != "warn":
-        out += ["Design warnings:", ""]
-        out += [f"- {w['message']}" for w in warnings]
+    if warnings and report["verdict"] in ("gaps", "broken"):
+        out += ["Findings:", ""]
+        out += [f"- {w.get('severity', 'warn')}: {w['message']}" for w in warnings]
         out.append("")
     out += [
         f"Played {s['rounds']:,} rounds per player count and bot line-up "

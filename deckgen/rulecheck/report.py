@@ -18,13 +18,17 @@ from deckgen.rulecheck.check import CheckResult, Run
 from deckgen.rulecheck.diagnostics import diagnose_players, diagnose_texts
 from deckgen.rulecheck.metrics import metrics_of
 from deckgen.rulecheck.reachability import why_never
+from deckgen.rulecheck.severity import graded, worst
+from deckgen.rulecheck.statics import static_findings
 from deckgen.rulecheck.stats import Mean, Proportion, wilson
 from deckgen.rulecheck.tally import GapCount, PlayTally
+from deckgen.rulecheck.textcheck import check_texts
 from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
 
 REPORT_FORMAT = "deckgen-rules-check"
 REPORT_VERSION = 1
-EXIT_CODES = {"ok": 0, "warn": 5, "gaps": 3, "broken": 4}
+EXIT_CODES = {"ok": 0, "notice": 6, "warn": 5, "fail": 7, "gaps": 3, "broken": 4}
+"""The verdict's exit code: the worst finding decides (docs/rules-check.md)."""
 MATCH_ROUND_LIMIT = 1000
 """The engine ends a match that has not ended after this many rounds (a gap)."""
 TERMINATION_GAPS = ("match.round_limit",)
@@ -54,9 +58,12 @@ def reproduce_command(spec: RuleSpec, players: int, bots: tuple[str, ...], seed:
 def round_turn_bound(spec: RuleSpec, players: int) -> int:
     """A bound on the turns of any round: every turn lays a tile, draws one, or is a
     pass without drawing, and at most ``players - 1`` such passes come between two lays
-    before the round is blocked. So turns <= T lays + T draws + (n-1)(T+1) + 1."""
+    before the round is blocked. So turns <= T lays + T draws + (n-1)(T+1) + 1. With
+    trains a full circle of passes can open a train someone then plays on: up to
+    ``2 players - 1`` passes between two lays."""
     tiles = len(spec.dset)
-    return 2 * tiles + (players - 1) * (tiles + 1) + 1
+    between = 2 * players - 1 if spec.params.board.shape == "trains" else players - 1
+    return 2 * tiles + between * (tiles + 1) + 1
 
 
 def _ends(t: PlayTally) -> dict[str, Any]:
@@ -298,8 +305,9 @@ def _per_players(result: CheckResult, n: int, runs: list[Run]) -> dict[str, Any]
 def verdict_of(
     per: dict[str, dict[str, Any]], warnings: list[dict[str, Any]] | None = None
 ) -> tuple[str, list[str]]:
-    """(``ok`` | ``warn`` | ``gaps`` | ``broken``, the reasons) from the per-player
-    sections and the design warnings (which only make an ``ok`` a ``warn``)."""
+    """(``ok`` | ``notice`` | ``warn`` | ``fail`` | ``gaps`` | ``broken``, the reasons)
+    from the per-player sections and the graded findings: gaps and broken play come
+    first; otherwise the worst finding's severity is the verdict."""
     broken: list[str] = []
     gaps: list[str] = []
     for key, sec in per.items():
@@ -333,9 +341,25 @@ def verdict_of(
         return "broken", broken + gaps
     if gaps:
         return "gaps", gaps
-    if warnings:
-        return "warn", [w["message"] for w in warnings]
+    level = worst(graded(list(warnings or [])))
+    if level is not None and warnings:
+        order = ("fail", "warn", "notice")
+        ranked = sorted(warnings, key=lambda w: order.index(w["severity"]))
+        return level, [f"{w['severity']}: {w['message']}" for w in ranked]
     return "ok", []
+
+
+def spec_findings(spec: RuleSpec) -> list[dict[str, Any]]:
+    """What the file says before any play: its texts against its parameters, and the
+    rules its parameters make dead (graded)."""
+    found = diagnose_texts(spec) + check_texts(spec) + static_findings(spec)
+    seen: set[str] = set()
+    out = []
+    for f in found:
+        if f["message"] not in seen:
+            seen.add(f["message"])
+            out.append(f)
+    return graded(out)
 
 
 def build_report(result: CheckResult) -> dict[str, Any]:
@@ -346,10 +370,15 @@ def build_report(result: CheckResult) -> dict[str, Any]:
     per = {
         str(n): _per_players(result, n, [r for r in result.runs if r.players == n]) for n in counts
     }
-    warnings = diagnose_texts(spec)
+    warnings = spec_findings(spec)
+    dead = {f["param"] for f in warnings if f["id"] == "dead_clause" and f.get("param")}
     for sec in per.values():
+        sec["warnings"] = [
+            w for w in sec["warnings"]
+            if not (w["id"] == "dead_clause" and any(f"rule {c} " in w["message"] for c in dead))
+        ]  # fmt: skip
         warnings += sec["warnings"]
-    verdict, reasons = verdict_of(per, warnings)
+    verdict, reasons = verdict_of(per, graded(warnings))
     never_anywhere = [
         cid
         for cid in spec.decision_clause_ids()

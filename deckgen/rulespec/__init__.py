@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from deckgen.errors import InputError, SpecError, did_you_mean, excerpt
 from deckgen.paths import is_regular_file
@@ -334,11 +334,17 @@ def rules_from_data(
     for n in params.players.counts:
         size = params.deal.hand_size[n]
         reserve = params.deal.stock_reserve if params.deal.rest == "stock" else 0
-        need = n * size + reserve + (1 if params.opening.lead == "turned_up" else 0)
+        # every tile that leaves the stock: the hands, the reserve, and the first tile
+        # on the table (a turned-up start tile, or the round's station double)
+        table = 1 if params.opening.lead in ("turned_up", "station") else 0
+        need = n * size + reserve + table
         if need > len(dset):
+            what = {"turned_up": "the start tile", "station": "the station double"}.get(
+                params.opening.lead, "no tile on the table"
+            )
             raise SpecError(
-                f"{n} players with {size} tiles each need {need} tiles "
-                f"(with reserve and start tile), but {params.set} has {len(dset)}",
+                f"{n} players with {size} tiles each need {need} tiles (with the reserve of "
+                f"{reserve} and {what}), but {params.set} has {len(dset)}",
                 where=f"{where}: deal.hand_size",
                 fix="deal fewer tiles or use a larger set",
             )
@@ -362,8 +368,49 @@ def rules_from_data(
                 f"scoring.tile_values names {key}, which is not in {params.set}",
                 where=f"{where}: scoring.tile_values",
             )
+    _check_deal_stands(params, dset, where)
     _check_texts(params, where)
     return RuleSpec(params, raw=data, path=Path(path) if path is not None else None)
+
+
+def _check_deal_stands(params: RulesFile, dset: DominoSet, where: str) -> None:
+    """Refuse a deal that the redeal rules throw in almost every time (exact odds)."""
+    from deckgen.rulespec.odds import MIN_STANDING, p_deal_stands
+
+    op = params.opening
+    k = params.deal.redeal_doubles or 0
+    need: Literal["", "any_double", "one_double"] = ""
+    if op.no_double == "redeal" and op.first_starter == "highest_double":
+        need = "any_double"
+    elif op.no_double == "redeal" and op.first_starter == "required_double":
+        need = "one_double"
+    if not k and not need:
+        return
+    doubles = dset.max_pip + 1
+    for n in params.players.counts:
+        hand = params.deal.hand_size[n]
+        p = p_deal_stands(len(dset), doubles, n, hand, k, need)
+        if p >= MIN_STANDING:
+            continue
+        why = []
+        if k:
+            why.append(f"no hand may hold {k} doubles or more")
+        if need == "any_double":
+            why.append("some double must be dealt")
+        elif need == "one_double":
+            why.append(f"the double {op.required_double} must be dealt")
+        stands = (
+            f"with {n} players no deal ever stands"
+            if p == 0
+            else f"with {n} players a deal stands only {float(p):.2%} of the time (exactly {p})"
+        )
+        raise SpecError(
+            f"{stands}: " + " and ".join(why) + f" in {n} hands of {hand} tiles from "
+            f"{len(dset)}, so the tiles would be dealt again and again",
+            where=f"{where}: deal.redeal_doubles" if k else f"{where}: opening.no_double",
+            fix="allow more doubles per hand (a higher deal.redeal_doubles), deal fewer "
+            "tiles, or use a larger set",
+        )
 
 
 def load_rules_file(path: str | Path) -> RuleSpec:

@@ -9,7 +9,9 @@ in ONE project folder. The pieces, one module each::
     uploads.py   pictures from the browser: streamed to disk with a limit, checked
     previews.py  one card as PNG through the deck code, cached by what it depends on
     printing.py  the print files as ``deck build`` writes them, zipped, with the preflight
-    security.py  session token, Host and Origin checks (DNS rebinding, cross-site)
+    security.py  session token, Host and Origin checks (DNS rebinding, cross-site),
+                 security headers on every response
+    connections.py  header and body timeouts, a connection limit, one log line per event
     i18n.py      German or English from Accept-Language (gettext catalog ``studio``)
     app.py       the routes; server.py runs it (``deckgen studio``)
 

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import io
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ MAX_JSON_BYTES = 100_000
 THUMB_PX = 1200
 ZOOM_RANGE = (1.0, 4.0)
 NO_STORE = {"cache-control": "no-store"}
+_log = logging.getLogger("uvicorn.error")
 
 
 @functools.cache
@@ -91,16 +93,51 @@ def _picture_path(project: StudioProject, file: str) -> Path:
     return project.path(file)
 
 
-def _picture_size(path: Path) -> tuple[int, int]:
-    from PIL import Image
+def _picture_size(path: Path, where: str = "picture") -> tuple[int, int]:
+    """The picture's size as shown, from its header (no pixels decoded; JPEG scans
+    counted), remembered while the file stays the same."""
+    try:
+        stat = path.stat()
+        stamp = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    except OSError:
+        stamp = (-1, -1, -1)  # the loader says what is wrong
+    found = _header_size(path, where, stamp)
+    if isinstance(found, DeckgenError):
+        raise found.with_traceback(None)
+    return found
 
-    with Image.open(path) as im:
-        width, height = im.size
-        try:
-            orientation = int(im.getexif().get(0x0112, 1))
-        except Exception:
-            orientation = 1
-    return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
+
+@functools.lru_cache(maxsize=512)
+def _header_size(
+    path: Path, where: str, stamp: tuple[int, int, int]
+) -> tuple[int, int] | DeckgenError:
+    from deckgen.deck.picturefile import picture_header
+
+    try:
+        return picture_header(path, where=where, count_scans=True).upright_size
+    except DeckgenError as exc:
+        return exc
+
+
+PROBLEM_TOO_LARGE = (
+    "The picture “{file}” has too many pixels or is stored in too many passes. Save it "
+    "smaller (a card needs only a few megapixels) or choose another one."
+)
+PROBLEM_UNREADABLE = (
+    "The picture “{file}” cannot be read: it is missing, damaged or not a JPEG, PNG, WebP "
+    "or TIFF file. Choose another one."
+)
+
+
+def _picture_problem(exc: Exception, file: str, lang: Language) -> str:
+    """What is wrong with a slot's picture, in the page's language, naming the file."""
+    from deckgen.deck.picturefile import PictureTooLarge
+
+    too_large = isinstance(exc, PictureTooLarge) or (
+        isinstance(exc, DeckgenError) and "more than the" in exc.message()
+    )
+    text = translations(lang).gettext(PROBLEM_TOO_LARGE if too_large else PROBLEM_UNREADABLE)
+    return text.replace("{file}", file)
 
 
 class Studio:
@@ -111,7 +148,7 @@ class Studio:
         self.previews = PreviewCache()
 
     # -- state -------------------------------------------------------------------------
-    def slot_state(self, slot: Slot, deck: Any) -> dict[str, Any]:
+    def slot_state(self, slot: Slot, deck: Any, lang: Language = "en") -> dict[str, Any]:
         project = self.project
         ref = project.picture_ref(slot)
         file = ref_file(ref)
@@ -135,8 +172,9 @@ class Studio:
         crop = project.crops.get(file)
         shown_file = crop.original if crop else file
         try:
-            size = _picture_size(_picture_path(project, shown_file))
-        except (OSError, ValueError, DeckgenError):
+            size = _picture_size(_picture_path(project, shown_file), slot.dotted)
+        except (OSError, ValueError, DeckgenError) as exc:
+            out["problem"] = _picture_problem(exc, Path(file).name, lang)
             return out
         zoom = crop.zoom if crop else 1.0
         focus = crop.focus if crop else ref_focus(ref)
@@ -182,7 +220,9 @@ class Studio:
                     "radius_mm": deck.corner_radius_mm,
                 },
                 "max_pip": deck.dset.max_pip,
-                "slots": {s.name: self.slot_state(s, deck) for s in all_slots(deck.dset.max_pip)},
+                "slots": {
+                    s.name: self.slot_state(s, deck, lang) for s in all_slots(deck.dset.max_pip)
+                },
                 "cards": [
                     {"id": c, "key": keys[c], "label": labels.get(c, c)}
                     for c in card_ids(deck.dset.max_pip)
@@ -244,7 +284,7 @@ class Studio:
             self.project.set_many({}, remove=("preset",))
 
     def crop(self, slot: Slot, focus: tuple[float, float], zoom: float) -> None:
-        from deckgen.studio.uploads import crop_picture
+        from deckgen.studio.uploads import crop_picture, dropping_replaced
 
         project = self.project
         with project.lock:
@@ -260,27 +300,38 @@ class Studio:
                 new_ref: Any = (
                     original if focus == (0.5, 0.5) else {"file": original, "focus": list(focus)}
                 )
-                project.set_picture(slot, new_ref)
+                with dropping_replaced(project):
+                    project.set_picture(slot, new_ref)
                 return
             box_w, box_h = frame["box"][2], frame["box"][3]
+            try:
+                source = _picture_path(project, original)
+            except (ValueError, DeckgenError):
+                # an edited crops.json naming a file outside the project: crop the picture
+                try:
+                    source, original = _picture_path(project, file), file
+                except (ValueError, DeckgenError):
+                    problem: dict[str, Message | str] = {
+                        slot.dotted: Message.of("picture_outside", slot.dotted)
+                    }
+                    raise BadRequest(problem) from None
             made = crop_picture(
                 project,
-                _picture_path(project, original),
+                source,
                 slot=slot.name,
                 box_ratio=box_w / box_h,
                 zoom=zoom,
                 focus=focus,
             )
-            project.remember_crop(made.file, Crop(original, zoom, focus))
-            inside = shown_focus(
-                _picture_size(_picture_path(project, original)), box_w / box_h, zoom, focus
-            )
+            inside = shown_focus(_picture_size(source), box_w / box_h, zoom, focus)
             # the crop is box-shaped, so its focus moves nothing; it tells the card
             # where the subject is (the pip badge keeps away from it)
-            project.set_picture(
-                slot,
-                made.file if inside == (0.5, 0.5) else {"file": made.file, "focus": list(inside)},
+            new_ref = (
+                made.file if inside == (0.5, 0.5) else {"file": made.file, "focus": list(inside)}
             )
+            with dropping_replaced(project):
+                project.remember_crop(made.file, Crop(original, zoom, focus))
+                project.set_picture(slot, new_ref)
 
     def badge(self, slot: Slot, focus: tuple[float, float], zoom: float) -> str | None:
         """The corner where the card puts the pip badge of ``slot``'s picture, cut so."""
@@ -303,14 +354,23 @@ class Studio:
 
 
 async def _json(request: Request) -> dict[str, Any]:
+    from starlette.requests import ClientDisconnect
+
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_JSON_BYTES):
         raise BadRequest({"request": Message.of("bad_request")}, 413)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        # a form or a plain text post (which other web pages can send) is not a change
+        raise BadRequest({"request": Message.of("bad_request")}, 415)
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_JSON_BYTES:
-            raise BadRequest({"request": Message.of("bad_request")}, 413)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_JSON_BYTES:
+                raise BadRequest({"request": Message.of("bad_request")}, 413)
+    except ClientDisconnect:
+        raise BadRequest({"request": Message.of("browser_stopped")}, 400) from None
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: nested too deep (docs/limits.md)
@@ -401,7 +461,14 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         return await answer(request, lambda: studio.set_field(key, body.get("value")))
 
     async def put_picture(request: Request) -> Response:
-        from deckgen.studio.uploads import MAX_UPLOAD_BYTES, accept_picture, receive_upload
+        from starlette.requests import ClientDisconnect
+
+        from deckgen.studio.uploads import (
+            MAX_UPLOAD_BYTES,
+            accept_picture,
+            dropping_replaced,
+            receive_upload,
+        )
 
         lang = lang_of(request)
         try:
@@ -419,6 +486,10 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             tmp = await receive_upload(project, request.stream())
         except DeckgenError:
             return JSONResponse({"ok": False, "errors": said({slot.dotted: too_large}, lang)}, 413)
+        except ClientDisconnect:
+            # the browser went away (tab closed, upload cancelled): one line, no traceback
+            _log.warning("an upload for %s was aborted by the browser", slot.name)
+            return Response(status_code=400)
 
         def work() -> None:
             try:
@@ -426,7 +497,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             except DeckgenError as exc:
                 raise BadRequest({slot.dotted: upload_message(exc, slot.dotted, shown)}) from None
             project.remember_name(made.file, shown)
-            project.set_picture(slot, made.file)
+            with dropping_replaced(project):
+                project.set_picture(slot, made.file)
 
         return await answer(request, work)
 
@@ -437,7 +509,14 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             return JSONResponse(
                 {"ok": False, "errors": said(exc.errors, lang_of(request))}, exc.status
             )
-        return await answer(request, lambda: project.set_picture(slot, None))
+
+        def work() -> None:
+            from deckgen.studio.uploads import dropping_replaced
+
+            with dropping_replaced(project):
+                project.set_picture(slot, None)
+
+        return await answer(request, work)
 
     async def get_picture(request: Request) -> Response:
         try:
@@ -580,20 +659,33 @@ def _download(data: bytes, name: str) -> Response:
 
 
 def _thumbnail(project: StudioProject, slot: Slot, original: bool) -> bytes | None:
-    """The slot's picture (or the upload it was cropped from), at most THUMB_PX a side."""
-    from deckgen.deck.pictures import open_picture
+    """The slot's picture (or the upload it was cropped from), at most THUMB_PX a side.
+
+    Decoded at the smallest scale that gives THUMB_PX (JPEG: draft mode); a picture that
+    cannot be shown (outside the project, hostile, broken) gives None.
+    """
+    from deckgen.deck.picturefile import decoding, picture_header
+    from deckgen.deck.pictures import PictureUse, open_picture
 
     with project.lock:
         file = ref_file(project.picture_ref(slot))
         if file is None:
             return None
         crop = project.crops.get(file) if original else None
-        path = _picture_path(project, crop.original if crop else file)
+        try:
+            path = _picture_path(project, crop.original if crop else file)
+        except (ValueError, DeckgenError):
+            return None  # e.g. an edited crops.json naming a file outside the project
+    side_mm = THUMB_PX / 300 * 25.4
     try:
-        im = open_picture(path, where=slot.dotted).image
+        header = picture_header(path, where=slot.dotted)
+        with decoding(header.width_px * header.height_px):
+            im = open_picture(
+                path, where=slot.dotted, needs=[PictureUse(side_mm, side_mm, "contain")]
+            ).image
+            im.thumbnail((THUMB_PX, THUMB_PX))
     except DeckgenError:
         return None
-    im.thumbnail((THUMB_PX, THUMB_PX))
     buf = io.BytesIO()
     im.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()

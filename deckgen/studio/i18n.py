@@ -220,6 +220,14 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "de": "{slot}: Das Bild „{file}“ ist nicht mehr im Ordner des Spiels. "
         "Leg es noch einmal ab.",
     },
+    "picture_outside": {
+        "en": "{slot}: this picture is outside the deck's folder. Drop it again.",
+        "de": "{slot}: Dieses Bild liegt außerhalb des Ordners des Spiels. Leg es noch einmal ab.",
+    },
+    "browser_stopped": {
+        "en": "The browser stopped sending. Try again.",
+        "de": "Der Browser hat aufgehört zu senden. Versuch es noch einmal.",
+    },
     # the short rules on the imprint card
     "rules_do_not_fit": {
         "en": "The short rules of {game} do not fit on the imprint card, not even in "

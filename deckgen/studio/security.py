@@ -17,6 +17,13 @@ send requests to 127.0.0.1) and, through DNS rebinding, under a foreign host nam
 
 Comparisons of the token are constant-time. A refused request gets 403 (421 for a
 wrong Host) with a short page that says what to do.
+
+Every response, refusals included, carries :data:`SECURITY_HEADERS`: no MIME sniffing,
+no framing by another page (``X-Frame-Options`` and CSP ``frame-ancestors``), no
+``Referer`` sent on. The session cookie's name holds the port and a random part made
+at each start (:func:`cookie_name`): cookies do not tell ports apart, so a browser
+sends every studio's cookie to every server on 127.0.0.1, but no other studio (nor
+this one after a restart) takes it for its own.
 """
 
 from __future__ import annotations
@@ -47,9 +54,36 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def cookie_name(port: int) -> str:
-    """One cookie per port: two studios on one machine keep their own sessions."""
-    return f"deckgen_studio_{port}"
+def cookie_name(port: int, start: str | None = None) -> str:
+    """The session cookie's name: the port and a random part new at each start.
+
+    >>> cookie_name(8765, "ab12cd34")
+    'deckgen_studio_8765_ab12cd34'
+    """
+    return f"deckgen_studio_{port}_{start or secrets.token_hex(4)}"
+
+
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+FRAME_CSP = (b"content-security-policy", b"frame-ancestors 'none'")
+"""For responses without a CSP of their own (the page sends its full policy)."""
+
+
+def _with_security_headers(send: Send) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            names = {bytes(name).lower() for name, _ in headers}
+            headers += [h for h in SECURITY_HEADERS if h[0] not in names]
+            if FRAME_CSP[0] not in names:
+                headers.append(FRAME_CSP)
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sending
 
 
 def allowed_hosts(host: str, port: int) -> frozenset[str]:
@@ -94,6 +128,7 @@ class StudioGuard:
             if scope["type"] == "lifespan":
                 await self.app(scope, receive, send)
             return
+        send = _with_security_headers(send)
         headers = _headers(scope)
         s = self.settings
         if headers.get("host", "").lower() not in s.hosts:

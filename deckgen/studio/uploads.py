@@ -14,18 +14,27 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from deckgen import atomic
-from deckgen.deck.pictures import MAX_PICTURE_BYTES, open_picture
+from deckgen.deck.picturefile import MAX_PICTURE_BYTES, decoding, picture_header
+from deckgen.deck.pictures import PictureUse, open_picture
 from deckgen.errors import ResourceError
 from deckgen.studio.project import PICTURES_DIR, WORK_DIR, StudioProject, file_digest
 
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
 MAX_UPLOAD_BYTES = MAX_PICTURE_BYTES
 """The same limit ``deck build`` puts on a picture file."""
+CHECK_USE = PictureUse(203.2, 203.2, "contain")
+"""An upload is checked decoded to about 2400 pixels a side (JPEG: DCT scaling), not in
+full: all of its data is still read and decoded, so a broken file still fails."""
 EXTENSIONS = {"JPEG": "jpg", "MPO": "jpg", "PNG": "png", "WEBP": "webp", "TIFF": "tif"}
 
 
@@ -73,18 +82,21 @@ def accept_picture(
     project: StudioProject, tmp: Path, *, slot: str, shown_name: str
 ) -> AcceptedPicture:
     """Check ``tmp`` as ``deck build`` checks a picture; keep it under ``pictures/``."""
-    from PIL import Image
-
     try:
+        where = f"upload '{shown_name}'"
         try:
-            decoded = open_picture(tmp, where=f"upload '{shown_name}'")
+            header = picture_header(tmp, where=where)
+            with decoding(header.width_px * header.height_px):
+                # every byte is decoded (a broken file fails), at a reduced scale
+                decoded = open_picture(tmp, where=where, needs=[CHECK_USE])
+                width, height = decoded.source_size
+                del decoded  # checked: the pixels are not kept
         except ResourceError as exc:
             # the message names the file the user chose, not our temporary file
-            raise ResourceError(
+            raise type(exc)(
                 exc.what.replace(tmp.name, shown_name), where=exc.where, fix=exc.fix
             ) from None
-        with Image.open(tmp) as im:
-            fmt = str(im.format)
+        fmt = header.format
         data = tmp.read_bytes()
         ext = EXTENSIONS.get(fmt, "png")
         target = project.path(f"{PICTURES_DIR}/{slot}-{file_digest(data)}.{ext}")
@@ -93,7 +105,6 @@ def accept_picture(
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-    width, height = decoded.source_size
     return AcceptedPicture(project.relative(target), width, height)
 
 
@@ -107,8 +118,22 @@ def crop_picture(
     focus: tuple[float, float],
 ) -> AcceptedPicture:
     """Cut the box-shaped part the user chose (``zoom`` around ``focus``) out of ``original``."""
-    decoded = open_picture(original, where=f"picture for {slot}")
-    im = decoded.image
+    where = f"picture for {slot}"
+    header = picture_header(original, where=where)
+    with decoding(header.width_px * header.height_px):
+        return _crop(
+            project, open_picture(original, where=where).image, slot, box_ratio, zoom, focus
+        )
+
+
+def _crop(
+    project: StudioProject,
+    im: PILImage.Image,
+    slot: str,
+    box_ratio: float,
+    zoom: float,
+    focus: tuple[float, float],
+) -> AcceptedPicture:
     width, height = im.size
     crop_w = min(float(width), height * box_ratio) / zoom
     crop_h = crop_w / box_ratio
@@ -127,3 +152,48 @@ def crop_picture(
     target = project.path(f"{PICTURES_DIR}/{slot}-{file_digest(data)}-crop.{ext}")
     atomic.write_bytes(target, data)
     return AcceptedPicture(project.relative(target), part.width, part.height)
+
+
+_MADE_HERE = re.compile(
+    r"^(?:value-\d{1,2}|cover|logo|back|imprint)-[0-9a-f]{10}(?:-crop)?\.(?:jpg|png|webp|tif)$"
+)
+"""The names :func:`accept_picture` and :func:`crop_picture` give (nothing else is ours)."""
+
+
+def _used_files(project: StudioProject) -> set[str]:
+    """Every file name the deck, the kept pictures of higher values and their crops name."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            found.add(node)
+        elif isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(project.data)
+    walk(list(project.stash.values()))
+    found |= {crop.original for file, crop in project.crops.items() if file in found}
+    return found
+
+
+@contextlib.contextmanager
+def dropping_replaced(project: StudioProject) -> Iterator[None]:
+    """Delete the uploads the block's change left unused (replaced or removed pictures).
+
+    Only files the studio made (in ``pictures/``, named by slot and content) are
+    deleted, and only when nothing in the deck names them any more.
+    """
+    with project.lock:
+        before = _used_files(project)
+        yield
+        gone = before - _used_files(project)
+        for name in sorted(gone):
+            parts = name.split("/")
+            if len(parts) != 2 or parts[0] != PICTURES_DIR or not _MADE_HERE.match(parts[1]):
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                project.path(name).unlink()

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from batch_testkit import SMALL_COLUMNS, check_complete, deck_folders, small_orders, write_csv
+from redis_testkit import free_port, needs_redis, redis_server, start_worker, stop
 
 from deckgen.batch.outcome import BatchSummary
 from deckgen.batch.publish import STAGING
@@ -23,80 +19,21 @@ from deckgen.batch.run import RunOptions, run_batch
 from deckgen.batch.settings import BatchSettings
 from deckgen.errors import InputError
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+pytestmark = needs_redis
 
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
     """A throw-away redis-server on a random loopback port, without persistence."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(tmp_path),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def _start_worker(url: str, log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "deckgen", "worker", "--queue", url, "--check-every", "1"]
-    with open(log, "wb") as fh:
-        return subprocess.Popen(command, start_new_session=True, stdout=fh, stderr=fh)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        with_group = True
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            with_group = False
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            if with_group:
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    with redis_server(tmp_path) as url:
+        yield url
 
 
 def test_a_bad_queue_url_is_a_user_error(tmp_path: Path) -> None:
     sheet = write_csv(tmp_path / "o.csv", SMALL_COLUMNS, small_orders(1))
     with pytest.raises(InputError, match="not a Redis URL"):
         run_batch(sheet, BatchSettings(), RunOptions(out_dir=tmp_path, queue_url="http://x"))
-    port = _free_port()
+    port = free_port()
     with pytest.raises(InputError, match="cannot reach the Redis server"):
         run_batch(
             sheet,
@@ -125,7 +62,7 @@ def test_two_workers_one_killed_mid_job(tmp_path: Path, redis_url: str) -> None:
             run_batch(sheet, settings, RunOptions(out_dir=out, queue_url=redis_url))
         )
     )
-    workers = [_start_worker(redis_url, tmp_path / f"w{i}.log") for i in range(2)]
+    workers = [start_worker(redis_url, tmp_path / f"w{i}.log") for i in range(2)]
     try:
         enqueuer.start()
         staging = out / STAGING
@@ -146,7 +83,7 @@ def test_two_workers_one_killed_mid_job(tmp_path: Path, redis_url: str) -> None:
         assert not enqueuer.is_alive(), "the killed job was never rebuilt"
     finally:
         for proc in workers:
-            _stop(proc)
+            stop(proc)
     (summary,) = result
     assert [o.status for o in summary.outcomes] == ["built"] * 5
     assert len(deck_folders(out)) == 5

@@ -49,8 +49,10 @@ def _index(spec: RuleSpec) -> dict[str, int]:
     return {str(t): i for i, t in enumerate(spec.dset.tiles)}
 
 
-def describe(spec: RuleSpec, a: Action) -> str:
-    """An action as the scenario files write it."""
+def describe(spec: RuleSpec, a: Action, want: str = "") -> str:
+    """An action as the scenario files write it; with the end it went on (``on 5 (end
+    2)``) when the expected action ``want`` names one (where ends of the same number
+    differ: a spinner's side and a long side)."""
     tile = str(spec.dset.tiles[a.tile]) if a.tile >= 0 else ""
     if a.kind == "pass":
         return f"{a.seat} passes"
@@ -58,7 +60,8 @@ def describe(spec: RuleSpec, a: Action) -> str:
         return f"{a.seat} draws {tile}"
     if a.kind == "lead":
         return f"{a.seat} leads {tile}"
-    return f"{a.seat} plays {tile} on {a.value}"
+    end = f" (end {a.end})" if "(end " in want else ""
+    return f"{a.seat} plays {tile} on {a.value}{end}"
 
 
 class Scripted:
@@ -82,6 +85,8 @@ class Scripted:
             text = f"{view.seat} {kind} {self.spec.dset.tiles[m.tile]}"
             if m.end >= 0:
                 text += f" on {m.value}"
+                if "(end " in want:
+                    text += f" (end {m.end})"
             if text == want:
                 return m
         raise AssertionError(f"action {k}: expected '{want}', which is not a legal move")
@@ -137,7 +142,10 @@ def run_scenario(data: dict[str, Any]) -> None:
     assert r.deal is not None
     if "starter" in expect:
         assert r.starter == expect["starter"]
-    assert [describe(spec, a) for a in r.actions] == expect["actions"]
+    wants = [*expect["actions"], *[""] * len(r.actions)]
+    assert [describe(spec, a, w) for a, w in zip(r.actions, wants, strict=False)] == expect[
+        "actions"
+    ]
     if "turned_up" in expect:
         assert r.turned_up >= 0
         assert str(spec.dset.tiles[r.turned_up]) == expect["turned_up"]

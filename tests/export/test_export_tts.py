@@ -81,6 +81,10 @@ def test_sheet_holds_the_real_cards_in_order(built: Path) -> None:
     assert sheet.format == "JPEG"
     assert sheet.mode == "RGB"
     assert back.mode == "RGB"
+    from deckgen.prepress.iccprofile import srgb_profile
+
+    for image in (sheet, back):  # the colours say they are sRGB
+        assert image.info.get("icc_profile") == srgb_profile()
     (layout,) = plan_sheets(deck, len(deck_cards(deck)))
     assert sheet.size == layout.size_px
     assert back.size == (layout.card_w_px, layout.card_h_px)

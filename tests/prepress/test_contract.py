@@ -67,7 +67,7 @@ def test_broken_rule_is_exit_2_naming_it_and_force_overrides(tmp_path: Path) -> 
     assert forced.exit_code == 0, forced.output
     assert "--force" in forced.output
     assert "dpi" in forced.output
-    assert (out / "cards" / "back.pdf").is_file()
+    assert (out / "backs.pdf").is_file()
 
 
 def test_makeplayingcards_fills_the_deck_with_blanks(tmp_path: Path) -> None:
@@ -160,3 +160,16 @@ def test_demo_deck_meets_every_rule_of_every_profile(tmp_path: Path, preset: str
     assert result.exit_code == 0, result.output
     assert "rule broken" not in result.output
     assert "preflight:" not in result.output
+
+
+def test_quiet_still_says_the_cards_were_remade_at_the_vendors_size(tmp_path: Path) -> None:
+    """The note that the cards were re-made (size, corners) is information a shop needs:
+    ``--quiet`` hides progress, not it."""
+    deck = _deck(tmp_path, "double-3", 3)  # 59 x 91 mm in the deck file
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["deck", "build", str(deck), "--preset", "thegamecrafter", "--out", str(out), "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "re-made for thegamecrafter" in result.output, result.output
+    assert "63.5 x 88.9 mm instead of the deck file's 59 x 91 mm" in result.output

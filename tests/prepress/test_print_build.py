@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from pypdf import PdfReader
 
 from deckgen.deck.build import build_deck
 from deckgen.deck.starter import StarterCard, starter_toml
@@ -100,8 +101,11 @@ def test_check_finds_low_dpi_picture_on_real_deck(tmp_path: Path) -> None:
 def test_presets_from_deck_file(tmp_path: Path, preset: str) -> None:
     deck = _deck(tmp_path, preset=preset)
     build_deck(deck, tmp_path / "out", preview=False, extra_steps=[print_step()])
-    folder = tmp_path / "out" / ("cards" if preset == "meinspiel" else "png")
-    assert len(list(folder.iterdir())) == 13
+    if preset == "meinspiel":  # one PDF of fronts, one of backs, 37 pages each
+        for name in ("fronts.pdf", "backs.pdf"):
+            assert len(PdfReader(tmp_path / "out" / name).pages) == 37, name
+        return
+    assert len(list((tmp_path / "out" / "png").iterdir())) == 13
 
 
 def test_options_from_deck_file_preset_and_back_offset() -> None:

@@ -57,7 +57,7 @@ def test_per_card_files_with_crop_marks(meinspiel_deck: tuple[Path, Path], tmp_p
     targets = [tmp_path / f"{i:03d}.pdf" for i in range(30)]
     split_cards(cards, back, targets, tmp_path / "back.pdf", crop_marks=True)
     page = PdfReader(targets[0]).pages[0]
-    assert _box_mm(page, "mediabox") == (79.0, 111.0)
+    assert _box_mm(page, "mediabox") == (82.0, 114.0)
     assert _box_mm(page, "bleedbox") == (65.0, 97.0)
     assert _box_mm(page, "trimbox") == (59.0, 91.0)
 

@@ -33,7 +33,10 @@ def test_meinspiel_numbers() -> None:
     assert (p.card_width_mm, p.card_height_mm) == (59.0, 91.0)
     assert p.document_size_mm == (65.0, 97.0)
     assert (p.safe_mm, p.corner_radius_mm, p.crop_marks) == (4.0, 5.0, False)
-    assert "card-pdfs" in p.outputs
+    assert "fronts-backs-pdf" in p.outputs
+    assert "card-pdfs" not in p.outputs
+    assert p.deck_sizes == [37]  # 36 cards + cover (seed text 000)
+    assert "36 cards + cover" in p.deck_sizes_source
     assert p.card_file_name(1, "cover", "pdf") == "001-cover.pdf"
 
 

@@ -83,9 +83,10 @@ def test_meinspiel_size_mismatch_is_reported(source: Path, tmp_path: Path) -> No
         make_print_outputs(folder, LABELS, PrintOptions(preset=load_preset("meinspiel")))
     (tmp_path / "forced").mkdir()
     folder = _fresh(source, tmp_path / "forced")
-    options = PrintOptions(preset=load_preset("meinspiel"), force=True)
+    options = PrintOptions(preset=load_preset("meinspiel"), force=True, card_pdfs=True)
     result = make_print_outputs(folder, LABELS, options)
-    assert len(list((folder / "cards").glob("*.pdf"))) == 13
+    assert len(list((folder / "cards").glob("*.pdf"))) == 13  # per-card files on request
+    assert (folder / "fronts.pdf").is_file()
     assert result.preflight is not None
     sizes = result.preflight.by_kind("card-size")
     assert sizes

@@ -167,8 +167,8 @@
       $(".slot-file", el).textContent = has && !slot.demo ? slot.file : "";
       const [text, low] = quality(slot);
       const q = $(".quality", el);
-      q.textContent = slot.demo ? T.sample_note : text;
-      el.classList.toggle("low", low && !slot.demo);
+      q.textContent = slot.problem || (slot.demo ? T.sample_note : text);
+      el.classList.toggle("low", !!slot.problem || (low && !slot.demo));
       $(".crop-btn", el).hidden = !has || slot.frame.fit !== "cover";
       $(".remove-btn", el).hidden = !has || (slot.demo && slot.name.startsWith("value-"));
     }

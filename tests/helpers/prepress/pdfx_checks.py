@@ -31,6 +31,11 @@ by subject from ISO 15930-4:2003 (PDF/X-1a:2003) and ISO 15930-7:2008 (PDF/X-4):
    below 1, no blend mode other than Normal/Compatible, no transparency group.
 10. Actions and annotations: no JavaScript, no ``/AA``; annotations only outside the
     BleedBox or of type PrinterMark/TrapNet.
+11. Forbidden content (both): no PostScript XObjects, no OPI comments, no transfer
+    functions in graphics states (``/TR``, ``/TR2`` other than ``/Default``); a
+    Separation or DeviceN colour (registration ``All`` included) names an alternate
+    space that is not RGB-like (X-1a); an explicit ``/Mask`` on an image is a 1-bit
+    stencil (``/ImageMask true``) or a colour-key array, never a soft mask (X-1a).
 """
 
 from __future__ import annotations
@@ -291,6 +296,38 @@ def check_actions(pdf: pikepdf.Pdf) -> list[str]:
     return bad
 
 
+def check_forbidden(pdf: pikepdf.Pdf, flavour: str) -> list[str]:
+    bad: set[str] = set()
+    for obj in _dicts(pdf):
+        if obj.get("/Subtype") == "/PS" or ("/PS" in obj and obj.get("/Subtype") == "/Form"):
+            bad.add("a PostScript XObject")
+        if "/OPI" in obj:
+            bad.add("OPI comments")
+        if obj.get("/Type") == "/ExtGState":
+            for key in ("/TR", "/TR2"):
+                if key in obj and obj[key] != pikepdf.Name("/Default"):
+                    bad.add(f"a transfer function ({key})")
+        if flavour != "x1a":
+            continue
+        for value in list(obj.values()):
+            if (
+                isinstance(value, pikepdf.Array)
+                and len(value) >= 3
+                and str(value[0]) in ("/Separation", "/DeviceN")
+                and _space_is_rgb_like(value[2])
+            ):
+                bad.add(f"a {value[0]} colour with an RGB alternate")
+        if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image":
+            mask = obj.get("/Mask")
+            if isinstance(mask, pikepdf.Stream) and not (
+                bool(mask.get("/ImageMask", False)) and int(mask.get("/BitsPerComponent", 1)) == 1
+            ):
+                bad.add("an image /Mask that is not a 1-bit stencil")
+            if "/SMaskInData" in obj and int(obj.SMaskInData) != 0:
+                bad.add("a JPEG 2000 image with its own transparency")
+    return sorted(bad)
+
+
 def pdfx_problems(path: Path, flavour: str) -> list[str]:
     """Every requirement the file breaks (empty: conforms to what is checked here)."""
     raw = path.read_bytes()
@@ -304,6 +341,7 @@ def pdfx_problems(path: Path, flavour: str) -> list[str]:
             + check_boxes(pdf)
             + check_fonts(pdf)
             + check_actions(pdf)
+            + check_forbidden(pdf, flavour)
         )
         if flavour == "x1a":
             problems += check_colour_x1a(pdf) + check_transparency_x1a(pdf)

@@ -1,0 +1,80 @@
+"""What the parameters alone say about a rules file, before a single round is played.
+
+Takes a :class:`~deckgen.rulespec.RuleSpec`; gives findings (the JSON-ready dicts of
+:mod:`deckgen.rulecheck.diagnostics`): rules that can never decide anything under
+these parameters (a redeal threshold no hand reaches, a special tile value equal to
+the tile's pips, draw rules without a stock, a clause for a rule the parameters do
+not use), each with the one sentence that proves it. Play cannot contradict a proof,
+so these hold for every player count named and every bot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deckgen.rulecheck.feasibility import feasibility
+from deckgen.rulecheck.reachability import impossibility
+from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
+
+
+def _finding(
+    wid: str, message: str, param: str | None, players: int | None = None
+) -> dict[str, Any]:
+    return {
+        "id": wid,
+        "players": players,
+        "message": message,
+        "value": None,
+        "threshold": None,
+        "p_value": None,
+        "param": param,
+    }
+
+
+def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
+    """Every rule the parameters make dead, and every clause they never use."""
+    p = spec.params
+    out: list[dict[str, Any]] = []
+    stated = set(spec.clause_ids())
+    for cid in sorted(stated & set(ENGINE_CLAUSES)):
+        _, what, needed = ENGINE_CLAUSES[cid]
+        if not needed(p):
+            out.append(_finding(
+                "dead_clause",
+                f"the rule {cid} ({what}) can never decide anything: the parameters do not "
+                "use it (the file states it anyway): remove the clause or change the "
+                "parameters it describes",
+                cid,
+            ))  # fmt: skip
+            continue
+        proofs = {}
+        for n in spec.player_counts:
+            proof = impossibility(spec, n, cid, feasibility(spec, n))
+            if proof is not None:
+                proofs[n] = proof
+        if proofs and len(proofs) == len(spec.player_counts):
+            n, proof = next(iter(proofs.items()))
+            counts = "any player count" if len(proofs) > 1 else f"{n} players"
+            out.append(_finding(
+                "dead_clause", f"the rule {cid} can never decide anything with {counts}: "
+                f"{proof}", cid,
+            ))  # fmt: skip
+    for key, value in p.scoring.tile_values.items():
+        a, b = (int(x) for x in key.split("-"))
+        if value == a + b:
+            out.append(_finding(
+                "dead_clause", f"the special value of {a}/{b} is {value}, the same as its "
+                "pips: the rule changes nothing (score.values); give it another value or "
+                "remove it", "scoring.tile_values",
+            ))  # fmt: skip
+    if p.scoring.out_bonus and p.scoring.method == "penalty" and "score.bonus" in stated:
+        pass  # a penalty game may still pay a bonus for going out; the engine decides
+    if p.scoring.bands is not None:
+        most = spec.dset.total_pips
+        if p.scoring.bands > most:
+            out.append(_finding(
+                "dead_clause", f"bands of {p.scoring.bands} pips are wider than all pips of "
+                f"the set together ({most}): every round scores 1 point (score.bands)",
+                "scoring.bands",
+            ))  # fmt: skip
+    return out
