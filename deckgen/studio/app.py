@@ -574,8 +574,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             return Response("no such card", 404)
         try:
             data = await run_in_threadpool(studio.previews.png, project, card)
-        except DeckgenError:
-            errors = said({"_": Message.of("something_wrong")}, lang_of(request))
+        except DeckgenError as exc:
+            errors = said({"_": project.drawing_problem(exc)}, lang_of(request))
             return JSONResponse({"ok": False, "errors": errors}, 400)
         except KeyError:
             return Response("no such card", 404)
@@ -597,8 +597,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             problems = await run_in_threadpool(print_problems, project, exc.what)
             text = "\n".join(m.text(lang) for m in problems)
             return JSONResponse({"ok": False, "errors": {"_": text}, "can_force": True}, 409)
-        except DeckgenError:
-            errors = said({"_": Message.of("something_wrong")}, lang)
+        except DeckgenError as exc:
+            errors = said({"_": project.drawing_problem(exc)}, lang)
             return JSONResponse({"ok": False, "errors": errors}, 400)
         return _download(data, f"{_slug(project)}-print.zip")
 

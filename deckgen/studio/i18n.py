@@ -203,6 +203,13 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "de": "{slot}: „{file}“ hat mehr als {megapixels} Megapixel. Nimm ein "
         "kleineres Bild; eine Karte braucht nur wenige Megapixel.",
     },
+    "upload_too_many_passes": {
+        "en": "{slot}: '{file}' is a JPEG stored in {scans} or more passes, which takes "
+        "minutes to open. Save it again as an ordinary JPEG or as a PNG.",
+        "de": "{slot}: „{file}“ ist ein JPEG, das in {scans} oder mehr Durchgängen "
+        "gespeichert ist; es zu öffnen dauert Minuten. Speichere es als gewöhnliches "
+        "JPEG oder als PNG neu.",
+    },
     "upload_too_large": {
         "en": "{slot}: '{file}' is larger than {mb} MB. Use a smaller picture; a card "
         "needs only a few megapixels.",

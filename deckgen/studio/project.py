@@ -450,6 +450,20 @@ class StudioProject:
                     table[slot.key] = ref
             self._commit(candidate, slot.dotted)
 
+    def drawing_problem(self, exc: DeckgenError) -> Message:
+        """Why a card or the print files could not be made, in the customer's words: a
+        picture the deck code refused is named by its slot and its file."""
+        key = _error_key(exc, "")
+        named = _QUOTED.search(exc.what)
+        if key and named:
+            file = Path(named.group(1)).name
+            shown = next(
+                (n for f, n in (self.meta.get("names") or {}).items() if Path(f).name == file),
+                file,
+            )
+            return upload_message(exc, key, str(shown))
+        return Message.of("something_wrong")
+
     # -- saving ---------------------------------------------------------------------------
     def save(self) -> None:
         """Write the deck file atomically (only inside the project folder)."""
@@ -600,6 +614,8 @@ def sample_items(project: StudioProject) -> list[SampleItem]:
 
 
 _FORMAT = re.compile(r"it is an? ([A-Za-z0-9]{2,8}) file")
+_QUOTED = re.compile(r"'([^']{1,200})'")
+_PASSES = re.compile(r"stored in (\d+) or more passes")
 
 
 def upload_message(exc: DeckgenError, key: str, shown_name: str) -> Message:
@@ -611,6 +627,11 @@ def upload_message(exc: DeckgenError, key: str, shown_name: str) -> Message:
     from deckgen.deck.pictures import MAX_PICTURE_PIXELS
 
     what = exc.what
+    passes = _PASSES.search(what)
+    if passes:
+        return Message.of(
+            "upload_too_many_passes", key, file=shown_name, scans=int(passes.group(1))
+        )
     if "megapixels" in what:
         mp = MAX_PICTURE_PIXELS // 1_000_000
         return Message.of("upload_too_many_pixels", key, file=shown_name, megapixels=mp)

@@ -248,3 +248,18 @@ def test_every_message_the_page_asks_for_exists() -> None:
     asked = set(re.findall(r"""say\(["']([a-z_]+)["']""", text))
     assert asked
     assert asked <= set(i18n.MESSAGES), asked - set(i18n.MESSAGES)
+
+
+def test_a_card_that_cannot_be_drawn_names_the_picture_in_german(
+    project: StudioProject, client: TestClient
+) -> None:
+    from deckgen.studio.slots import parse_slot
+    from tests.hostile.jpegscans import progressive_jpeg
+
+    (project.folder / "Scan.jpg").write_bytes(progressive_jpeg(640, 480, refinements=3))
+    project.set_picture(parse_slot("value-3", project.max_pip), "Scan.jpg")
+    card = client.get("/api/card/3-3.png", headers=DE)
+    assert card.status_code == 400
+    message = card.json()["errors"]["_"]
+    assert message.startswith("Zahl 3: „Scan.jpg“ ist ein JPEG, das in"), message
+    assert not COMMAND_LINE.search(message), message
