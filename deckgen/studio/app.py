@@ -594,7 +594,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         except ContractError as exc:
             # the printer's rules are broken: say which, in the customer's words, and let
             # them decide
-            problems = await run_in_threadpool(print_problems, project, exc.what)
+            shown = await run_in_threadpool(studio.state, lang)
+            problems = await run_in_threadpool(print_problems, project, shown["slots"], exc.what)
             text = "\n".join(m.text(lang) for m in problems)
             return JSONResponse({"ok": False, "errors": {"_": text}, "can_force": True}, 409)
         except DeckgenError as exc:

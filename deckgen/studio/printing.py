@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckgen import atomic
 from deckgen.progress import CollectingReporter
@@ -158,51 +158,38 @@ RULE_MESSAGES: dict[str, str] = {
 """Each rule of a printer's profile (but picture resolution, said per slot) as a message."""
 
 
-def print_problems(project: StudioProject, refusal: str = "") -> list[Message]:
+def print_problems(
+    project: StudioProject, slots: dict[str, dict[str, Any]], refusal: str = ""
+) -> list[Message]:
     """Why the printer's rules refuse the deck, in the customer's words.
 
-    A picture too small for a sharp print is named by its slot and its original file
-    name (the studio checks each slot as the page does); every other rule that
+    ``slots`` are the page's picture slots as the studio shows them (their key, the
+    customer's file name, whether it is a sample picture, its print quality). A picture
+    too small for a sharp print is named by its slot and file; every other rule that
     ``refusal`` (the print step's message) names is said once, naming the printer; a
     refusal the studio cannot tell apart is one general sentence.
     """
     from deckgen.prepress.contract import RULES
-    from deckgen.studio.app import _picture_path, _picture_size
     from deckgen.studio.i18n import Message
-    from deckgen.studio.project import is_demo, ref_file
-    from deckgen.studio.slots import all_slots, picture_quality, slot_frame
 
     out: list[Message] = []
     with project.lock:
-        deck = project.loaded()
-        pictures_print = deck.spec.faces.style in ("pictures", "pictures+pips")
-        for slot in all_slots(deck.dset.max_pip):
-            if slot.value is not None and not pictures_print:
+        pictures_print = project.get("faces.style") in ("pictures", "pictures+pips")
+        for slot in slots.values():
+            quality = slot.get("quality")
+            if not quality or quality["sharp"] or not slot.get("file"):
                 continue
-            ref = project.picture_ref(slot)
-            file = ref_file(ref)
-            if file is None:
+            if str(slot["name"]).startswith("value-") and not pictures_print:
                 continue
-            crop = project.crops.get(file)
-            try:
-                size = _picture_size(_picture_path(project, crop.original if crop else file))
-            except (OSError, ValueError):
-                continue
-            frame = slot_frame(slot, deck)
-            box = (frame["box"][2], frame["box"][3])
-            quality = picture_quality(size, box, frame["fit"], crop.zoom if crop else 1.0)
-            if quality["sharp"]:
-                continue
-            shown = project.upload_name(file)
             named = (
                 Message.of("the_sample_picture")
-                if is_demo(ref) or not shown
-                else Message.of("your_picture", file=shown)
+                if slot.get("demo")
+                else Message.of("your_picture", file=slot["file"])
             )
             w, h = quality["need_px"]
             out.append(
                 Message.of(
-                    "print_low_resolution", slot.dotted, file=named, ppi=quality["ppi"], w=w, h=h
+                    "print_low_resolution", slot["key"], file=named, ppi=quality["ppi"], w=w, h=h
                 )
             )
         preset = str(project.get("preset") or "")

@@ -145,11 +145,12 @@ def test_the_printers_objection_names_the_slot_and_the_file(
     client.put(
         "/api/picture/value-6", content=photo((120, 120)), headers={"x-file-name": "klein.jpg"}
     )
-    texts = [m.text("de") for m in print_problems(project)]
+    slots = client.get("/api/state").json()["slots"]
+    texts = [m.text("de") for m in print_problems(project, slots)]
     assert len(texts) == 1
     assert texts[0].startswith("Zahl 6: dein Bild „klein.jpg“ wird mit"), texts
     assert "Nimm ein Bild mit mindestens" in texts[0]
-    english = print_problems(project)[0].text("en")
+    english = print_problems(project, slots)[0].text("en")
     assert english.startswith("Number 6: your picture 'klein.jpg' prints at"), english
     assert not COMMAND_LINE.search(english + texts[0])
 
@@ -225,19 +226,22 @@ def test_the_previews_notes_are_in_the_page_language() -> None:
     assert low.startswith("A picture prints at 150 ppi on this card")
 
 
-def test_other_objections_of_the_printer_are_said_by_rule(project: StudioProject) -> None:
+def test_other_objections_of_the_printer_are_said_by_rule(
+    project: StudioProject, client: TestClient
+) -> None:
     from deckgen.prepress.contract import RULES
 
     refusal = (
         f"the deck breaks 2 rules of meinspiel: {RULES['line-not-k-only']}: the back "
         f"(back.pdf page 1): a thin line; {RULES['ink-over-limit']}: the cover (x)"
     )
-    texts = [m.text("de") for m in print_problems(project, refusal)]
+    slots = client.get("/api/state").json()["slots"]
+    texts = [m.text("de") for m in print_problems(project, slots, refusal)]
     assert len(texts) == 2, texts
     assert texts[0].startswith("Manche dunklen Flächen brauchen mehr Farbe"), texts
     assert texts[1].startswith("Manche dünnen Linien oder kleine Schrift in Grau"), texts
     assert "MeinSpiel (59 × 91 mm)" in texts[1]
-    unknown = print_problems(project, "something new")[0].text("en")
+    unknown = print_problems(project, slots, "something new")[0].text("en")
     assert unknown.startswith("The deck does not meet every requirement of MeinSpiel")
 
 
