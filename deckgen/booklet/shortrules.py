@@ -150,7 +150,9 @@ def short_rules_variants(rules: RuleSpec, lang: str) -> list[str]:
 
 
 def _imprint_text(deck_name: str, imprint_text: str, rules_text: str, lang: str) -> str:
-    heading = {"en": "Short rules", "de": "Kurzregeln"}[lang]
+    from deckgen.deck.wording import word
+
+    heading = word(lang, "short_rules")
     parts = [f"**{deck_name}**"]
     if imprint_text.strip():
         parts.append(imprint_text.strip())

@@ -34,6 +34,11 @@ class Duplex(StrEnum):
     short = "short"
 
 
+class CardLang(StrEnum):
+    en = "en"
+    de = "de"
+
+
 class MarkStyle(StrEnum):
     crop = "crop"
     cut = "cut"
@@ -53,6 +58,10 @@ def new_command(
     name: Annotated[
         str | None, typer.Option("--name", help="The deck's name (default: from the file name).")
     ] = None,
+    lang: Annotated[
+        CardLang,
+        typer.Option("--lang", help="Language of the words deckgen prints on the cards."),
+    ] = CardLang.en,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -82,7 +91,9 @@ def new_command(
         )
     card = card_from_preset(preset) if preset else StarterCard()
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"
-    atomic.write_text(deck_file, starter_toml(deck_name, dset.name, dset.max_pip, card))
+    atomic.write_text(
+        deck_file, starter_toml(deck_name, dset.name, dset.max_pip, card, lang=lang.value)
+    )
     if not quiet:
         say(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
 

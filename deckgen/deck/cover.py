@@ -21,12 +21,7 @@ from deckgen.deck.textfit import (
     fit_text,
     require_fit,
 )
-
-SET_LINE = {
-    "en": "Domino · {set} · {tiles} tiles",
-    "de": "Domino · {set} · {tiles} Steine",
-}
-SET_NAME = {"en": "double-{n}", "de": "Doppel-{n}"}
+from deckgen.deck.wording import cover_set_line
 
 
 def draw_cover(ctx: DrawContext) -> None:
@@ -74,9 +69,7 @@ def draw_cover(ctx: DrawContext) -> None:
             leading=sub_fit[0].leading,
             colour=mix(ink, bg, 0.1),
         )
-    line = SET_LINE[lang].format(
-        set=SET_NAME[lang].format(n=deck.dset.max_pip), tiles=len(deck.dset)
-    )
+    line = cover_set_line(lang, deck.dset.max_pip, len(deck.dset))
     ctx.centred_text(line, g.trim.cx, set_line_y, size=7.0, colour=mix(ink, bg, 0.3))
 
 

@@ -19,14 +19,8 @@ from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
 from deckgen.deck.layoutboxes import IMPRINT_PICTURE_GAP_PT, imprint_picture_box
 from deckgen.deck.textfit import MIN_READABLE_PT, clip_to_height, fit_text, require_fit
+from deckgen.deck.wording import imprint_footer, word
 
-RULES_HEADING = {"en": "Short rules", "de": "Kurzregeln"}
-FOOTER = {
-    "en": "{set} · {tiles} tiles · {cards} cards in all",
-    "de": "{set} · {tiles} Steine · {cards} Karten insgesamt",
-}
-"""Tiles are the playing cards; the deck also has a cover and this imprint card."""
-SET_NAME = {"en": "double-{n}", "de": "Doppel-{n}"}
 MAX_SIZE_PT = 9.0
 
 
@@ -38,7 +32,7 @@ def imprint_markup(ctx: DrawContext) -> str:
     if spec.text.strip():
         parts.append(spec.text.strip())
     if spec.rules.strip():
-        parts.append(f"**{RULES_HEADING[deck.spec.language]}**\n{spec.rules.strip()}")
+        parts.append(f"**{word(deck.spec.language, 'short_rules')}**\n{spec.rules.strip()}")
     return "\n\n".join(parts)
 
 
@@ -80,11 +74,7 @@ def draw_imprint(ctx: DrawContext) -> None:
         lines = clip_to_height(result, box.h)
     ctx.text_lines(lines, box, size=result.size, leading=result.leading, colour=ink, align="left")
     lang = deck.spec.language
-    footer = FOOTER[lang].format(
-        set=SET_NAME[lang].format(n=deck.dset.max_pip),
-        tiles=len(deck.dset),
-        cards=len(deck.dset) + 2,
-    )
+    footer = imprint_footer(lang, deck.dset.max_pip, len(deck.dset))
     ctx.stroke(mix(ink, bg, 0.7), 0.5)
     ctx.canvas.line(g.safe.x, g.safe.y + footer_h - 3, g.safe.x + g.safe.w, g.safe.y + footer_h - 3)
     ctx.centred_text(footer, g.trim.cx, g.safe.y + 1, size=6.5, colour=mix(ink, bg, 0.35))

@@ -25,8 +25,14 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> str:
-    """The starter deck file's text."""
+def starter_toml(
+    name: str, set_name: str, max_pip: int, card: StarterCard, *, lang: str = "en"
+) -> str:
+    """The starter deck file's text; ``lang`` (en or de) is the language of the cards."""
+    from deckgen.deck.wording import card_language, word
+
+    lang = card_language(lang)
+    imprint = word(lang, "sample_imprint").replace("\\", "\\\\").replace('"', '\\"')
     pictures = ",\n".join(f'  "demo:value-{v:02d}.png"' for v in range(1, max_pip + 1))
     picture_note = (
         ""
@@ -45,7 +51,7 @@ def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> s
 
 name = {_q(name)}
 set = {_q(set_name)}              # double-6 ... double-12 (up to double-18)
-language = "en"                # en or de: the few words deckgen prints itself
+language = "{lang}"                # en or de: the few words deckgen prints itself
 # back_offset_mm = [0.0, 0.0]  # duplex back shift (x, y) from `deckgen deck calibrate`
 {preset_line}
 [card]
@@ -82,15 +88,13 @@ logo_width = 0.6               # share of the card's safe width
 
 [cover]
 title = {_q(name)}
-subtitle = "Our family domino"
+subtitle = {_q(word(lang, "sample_subtitle"))}
 picture = "demo:cover.jpg"
 background = "#1d3557"
 
 [imprint]
 text = \"\"\"
-**Made by** the Example family, Example Street 1, 12345 Example Town
-
-Printed 2026. Blank lines start paragraphs; **double stars** make bold.
+{imprint}
 \"\"\"
 
 # [fonts]

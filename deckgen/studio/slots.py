@@ -140,3 +140,89 @@ def picture_quality(
         factor = TARGET_DPI / ppi
         need = (round(width * factor), round(height * factor))
     return {"ppi": round(ppi), "sharp": ppi >= TARGET_DPI - 0.5, "need_px": list(need)}
+
+
+Corner = Literal["tl", "tr", "bl", "br"]
+CORNERS: dict[Corner, tuple[float, float]] = {
+    "tl": (0.0, 0.0),
+    "tr": (1.0, 0.0),
+    "bl": (0.0, 1.0),
+    "br": (1.0, 1.0),
+}
+"""Each corner of a picture box in 0..1 units, origin top left (the first wins a tie)."""
+BADGE_SIDE = 0.36
+BADGE_PAD = 0.045
+"""The pip badge's side and its gap from the picture's edges, as shares of the picture
+box's width (as :func:`deckgen.deck.face.draw_badge` draws it)."""
+
+
+def badge_corner(region: tuple[float, float, float, float]) -> Corner:
+    """The corner of a card picture where the pip badge goes: the one farthest from the
+    focus region (left, top, right, bottom in 0..1 of the picture as the card shows it;
+    a focus point is a region with no size). A tie goes to the upper left, where the
+    badge sits when nothing is known.
+
+    The one place the studio decides it (the crop editor draws the badge there);
+    swap in the deck's own rule when the card chooses its corner the same way.
+
+    >>> badge_corner((0.5, 0.5, 0.5, 0.5))
+    'tl'
+    >>> badge_corner((0.1, 0.1, 0.3, 0.4))
+    'br'
+    >>> badge_corner((0.6, 0.7, 0.9, 0.9))
+    'tl'
+    >>> badge_corner((0.2, 0.6, 0.4, 0.8))
+    'tr'
+    """
+    left, top, right, bottom = region
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+
+    def distance(corner: Corner) -> tuple[float, float]:
+        x, y = CORNERS[corner]
+        dx = max(left - x, 0.0, x - right)
+        dy = max(top - y, 0.0, y - bottom)
+        return (round(dx * dx + dy * dy, 9), round((x - cx) ** 2 + (y - cy) ** 2, 9))
+
+    best: Corner = "tl"
+    for corner in CORNERS:
+        if distance(corner) > distance(best):
+            best = corner
+    return best
+
+
+def shown_focus(
+    size_px: tuple[int, int], box_ratio: float, zoom: float, focus: tuple[float, float]
+) -> tuple[float, float]:
+    """Where ``focus`` (0..1 of the picture) lands in the part of it the card shows.
+
+    The same cut as the crop editor and :func:`deckgen.studio.uploads.crop_picture`: the
+    largest box-shaped part, divided by ``zoom``, centred on the focus and kept inside.
+    """
+    width, height = size_px
+    crop_w = min(float(width), height * box_ratio) / zoom
+    crop_h = crop_w / box_ratio
+    left = min(max(focus[0] * width - crop_w / 2, 0.0), width - crop_w)
+    top = min(max(focus[1] * height - crop_h / 2, 0.0), height - crop_h)
+    x = (focus[0] * width - left) / crop_w
+    y = (focus[1] * height - top) / crop_h
+    return (round(min(max(x, 0.0), 1.0), 4), round(min(max(y, 0.0), 1.0), 4))
+
+
+def badge_drawing(value: int, colour: tuple[int, int, int], face: str) -> dict[str, Any]:
+    """The pip badge of ``value`` for the crop editor: its size and gap as shares of the
+    picture box's width, and its pips as [x, y, r] shares of the badge's side (y down),
+    laid out by the deck's own pip layout at the size the card draws them."""
+    from deckgen.deck.pips import SPREAD, layout
+
+    pl = layout(value)
+    spread = 1.08 * SPREAD  # draw_badge draws the pips of a half 1.08 badge sides wide
+    return {
+        "side": BADGE_SIDE,
+        "pad": BADGE_PAD,
+        "colour": "#{:02x}{:02x}{:02x}".format(*colour),
+        "face": face,
+        "pips": [
+            [round(0.5 + x * spread, 4), round(0.5 - y * spread, 4), round(pl.radius * spread, 4)]
+            for x, y in pl.points
+        ],
+    }
