@@ -175,27 +175,36 @@ def build_command(
     """
     from deckgen.api.decks import build_deck
     from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.errors import DeckgenError
     from deckgen.prepress.printout import parse_back_offset
 
-    reporter = ConsoleReporter(quiet=quiet, json=as_json)
-    result = build_deck(
-        deck_file,
-        out,
-        reporter=reporter,
-        profile=preset,
-        sheets=sheets,
-        duplex=duplex.value if duplex else None,
-        marks=marks.value if marks else None,
-        png=png,
-        cmyk=cmyk,
-        back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
-        preview=not no_preview,
-        strict_text=strict_text,
-        allow_outside=allow_outside,
-        force=force,
-        tts=tts,
-    )
+    # Warnings are held back: an error paragraph comes first and whole, then them.
+    reporter = ConsoleReporter(quiet=quiet, json=as_json, hold_warnings=True)
+    try:
+        result = build_deck(
+            deck_file,
+            out,
+            reporter=reporter,
+            profile=preset,
+            sheets=sheets,
+            duplex=duplex.value if duplex else None,
+            marks=marks.value if marks else None,
+            png=png,
+            cmyk=cmyk,
+            back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
+            preview=not no_preview,
+            strict_text=strict_text,
+            allow_outside=allow_outside,
+            force=force,
+            tts=tts,
+        )
+    except DeckgenError as exc:
+        reporter.finish()
+        say(f"error: {exc.message()}", err=True)
+        reporter.flush_warnings()
+        raise typer.Exit(exc.exit_code) from None
     reporter.finish()
+    reporter.flush_warnings()
     if as_json:
         payload = {
             "out_dir": str(result.out_dir),
