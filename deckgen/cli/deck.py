@@ -299,11 +299,13 @@ def presets_command(as_json: JsonOpt = False) -> None:
         rows = [preset_summary(p) for p in presets]
         write_json(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
     from rich.table import Table
 
+    from deckgen.cli.output import listing_console, name_column
+
     table = Table(title="Vendor presets (deckgen deck build --preset NAME)", title_justify="left")
-    for title in ("name", "card mm", "bleed", "safe", "colour", "dpi", "writes"):
+    name_column(table, "name", [p.name for p in presets])
+    for title in ("card mm", "bleed", "safe", "colour", "dpi", "writes"):
         table.add_column(title)
     for p in presets:
         names = {
@@ -324,7 +326,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
             str(p.dpi),
             writes,
         )
-    Console().print(table)
+    listing_console().print(table)
 
 
 @app.command("check")

@@ -35,7 +35,7 @@ from deckgen.deck.manifest import OutputFile, manifest_dict, manifest_json, prev
 from deckgen.deck.pictures import TARGET_DPI, PictureStore
 from deckgen.deck.plan import BuildPlan, BuildSettings, PressRules, plan_build
 from deckgen.deck.preview import PREVIEW_DPI, contact_sheet
-from deckgen.deck.render import RenderedPdf, render_pdf
+from deckgen.deck.render import ParsedPdf, RenderedPdf, render_pdf
 from deckgen.deck.spec import LoadedDeck, load_deck
 from deckgen.errors import DeckgenError
 from deckgen.progress import CollectingReporter, Reporter
@@ -59,6 +59,13 @@ class DrawnDeck:
     fronts: RenderedPdf
     back: RenderedPdf
     pictures_decoded: int
+    parsed: dict[str, ParsedPdf] = field(default_factory=dict)
+    """``cards.pdf`` and ``back.pdf`` parsed once, for every reader of the drawn bytes
+    (the preview, and the preflight while the files are unchanged)."""
+
+    def close(self) -> None:
+        for parsed in self.parsed.values():
+            parsed.close()
 
 
 @dataclass
@@ -75,6 +82,9 @@ class BuildContext:
     options: Mapping[str, Any] = field(default_factory=dict)
     plan: BuildPlan | None = None
     """The build's plan (every decision: preset rules, card size, texts)."""
+    parsed: Mapping[str, ParsedPdf] = field(default_factory=dict)
+    """Written files already parsed (``cards.pdf``, ``back.pdf``): a step that reads a
+    file it has not changed uses these instead of parsing it again."""
 
     def file(self, kind: str) -> OutputFile:
         """The written file of ``kind`` (``cards``, ``back``, ``preview``)."""
@@ -214,14 +224,14 @@ def draw_deck(plan: BuildPlan, reporter: Reporter | None = None) -> DrawnDeck:
         store=store,
         press=plan.press,
     )
-    return DrawnDeck(plan, fronts, back, store.decode_count)
+    parsed = {CARDS_PDF: ParsedPdf(fronts.data), BACK_PDF: ParsedPdf(back.data)}
+    return DrawnDeck(plan, fronts, back, store.decode_count, parsed)
 
 
-def build_plan(plan: BuildPlan, *, reporter: Reporter | None = None) -> BuildResult:
-    """Draw a plan's cards and write its files as one set into ``plan.out_dir``."""
-    tee = _Tee(reporter or CollectingReporter())
-    check_samples(plan, tee)
-    drawn = draw_deck(plan, tee)
+def _write_set(
+    plan: BuildPlan, drawn: DrawnDeck, tee: _Tee
+) -> tuple[dict[str, Any], list[OutputFile]]:
+    """Write the drawn deck, run the output steps and write the manifest, as one set."""
     out = plan.out_dir
     deck = plan.deck
     cards = list(plan.cards)
@@ -233,7 +243,9 @@ def build_plan(plan: BuildPlan, *, reporter: Reporter | None = None) -> BuildRes
         files.append(OutputFile(BACK_PDF, "back", drawn.back.pages, drawn.back.data))
         if plan.preview:
             tee.start("drawing the preview", None)
-            png = contact_sheet(deck, drawn.fronts.data, drawn.back.data, dpi=PREVIEW_DPI)
+            png = contact_sheet(
+                deck, drawn.parsed[CARDS_PDF], drawn.parsed[BACK_PDF], dpi=PREVIEW_DPI
+            )
             tee.finish()
             atomic.write_bytes(stage / PREVIEW_PNG, png)
             files.append(OutputFile(PREVIEW_PNG, "preview", None, png))
@@ -246,13 +258,27 @@ def build_plan(plan: BuildPlan, *, reporter: Reporter | None = None) -> BuildRes
             reporter=tee,
             options=dict(plan.step_options),
             plan=plan,
+            parsed=drawn.parsed,
         )
         for step in [*EXTRA_STEPS, *plan.steps]:
             files.extend(step(ctx))
         manifest = manifest_dict(deck, cards, files, stage, record=plan.record)
         atomic.write_text(stage / MANIFEST_JSON, manifest_json(manifest))
+    return manifest, files
+
+
+def build_plan(plan: BuildPlan, *, reporter: Reporter | None = None) -> BuildResult:
+    """Draw a plan's cards and write its files as one set into ``plan.out_dir``."""
+    tee = _Tee(reporter or CollectingReporter())
+    check_samples(plan, tee)
+    drawn = draw_deck(plan, tee)
+    try:
+        manifest, files = _write_set(plan, drawn, tee)
+    finally:
+        drawn.close()
+    out, deck = plan.out_dir, plan.deck
     written = [out / f.path for f in files] + [out / MANIFEST_JSON]
-    tee.info(f"built {len(cards)} cards and the back of {deck.spec.name}")
+    tee.info(f"built {len(plan.cards)} cards and the back of {deck.spec.name}")
     return BuildResult(
         deck=deck,
         out_dir=out,

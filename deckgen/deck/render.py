@@ -151,13 +151,41 @@ def _render_pdf(
     return RenderedPdf(data=buffer.getvalue(), pages=pages, images_embedded=len(ctx.embedded))
 
 
+class ParsedPdf:
+    """PDF bytes parsed by pdfium once, for every reader of the same bytes.
+
+    A build draws ``cards.pdf``; its preview and (while the file is unchanged) its
+    preflight read this one parse instead of parsing the file again. ``parses`` counts
+    how often the bytes were parsed (0 or 1).
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.parses = 0
+        self._document: Any = None
+
+    @property
+    def document(self) -> Any:
+        """The pypdfium2 ``PdfDocument`` (parsed on first use)."""
+        if self._document is None:
+            import pypdfium2 as pdfium
+
+            self._document = pdfium.PdfDocument(self.data)
+            self.parses += 1
+        return self._document
+
+    def close(self) -> None:
+        if self._document is not None:
+            self._document.close()
+            self._document = None
+
+
 def rasterize_pages(
-    pdf: bytes, *, dpi: float, pages: Sequence[int] | None = None
+    pdf: bytes | ParsedPdf, *, dpi: float, pages: Sequence[int] | None = None
 ) -> list[PILImage.Image]:
     """Render PDF pages to RGB PIL images at ``dpi`` with pypdfium2."""
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
+    parsed = pdf if isinstance(pdf, ParsedPdf) else ParsedPdf(pdf)
+    doc = parsed.document
     try:
         chosen = range(len(doc)) if pages is None else pages
         out = []
@@ -168,7 +196,8 @@ def rasterize_pages(
             page.close()
         return out
     finally:
-        doc.close()
+        if parsed is not pdf:
+            parsed.close()
 
 
 class CardsOptions(TypedDict, total=False):

@@ -658,14 +658,19 @@ def preflight_pdf(
     rules: PreflightRules,
     *,
     report: PreflightReport | None = None,
+    parsed: Any = None,
 ) -> PreflightReport:
-    """Check every page of ``path``; ``labels[i]`` names the card on page ``i + 1``."""
+    """Check every page of ``path``; ``labels[i]`` names the card on page ``i + 1``.
+
+    ``parsed``: the file's bytes already parsed by pypdfium2 (a ``PdfDocument`` of the
+    very bytes on disk, as the build drew them), used instead of parsing it again.
+    """
     import pikepdf
     import pypdfium2 as pdfium
 
     report = report or PreflightReport()
     ink_cache: dict[tuple[int, int], float] = {}
-    doc = pdfium.PdfDocument(str(path))
+    doc = parsed if parsed is not None else pdfium.PdfDocument(str(path))
     try:
         with pikepdf.open(path) as pdf:
             for index in range(len(doc)):
@@ -701,7 +706,8 @@ def preflight_pdf(
                 )
                 report.pages_checked += 1
     finally:
-        doc.close()
+        if parsed is None:
+            doc.close()
     return report
 
 

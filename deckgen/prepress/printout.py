@@ -21,10 +21,10 @@ and the preflight report. Every file goes through :mod:`deckgen.atomic`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from deckgen.atomic import write_text
 from deckgen.errors import InputError
@@ -200,11 +200,15 @@ def make_print_outputs(
     *,
     reporter: Reporter | None = None,
     pictures: Sequence[PictureCheck] | None = None,
+    parsed: Mapping[str, Any] | None = None,
 ) -> PrintResult:
     """Make the print outputs for the cards in ``folder`` (see the module docstring).
 
     ``pictures`` (from :func:`deckgen.prepress.picturecheck.check_pictures`, when the
     deck is known) replace the per-card resolution findings by one per picture file.
+    ``parsed``: ``cards.pdf`` and ``back.pdf`` as the build already parsed them
+    (:class:`deckgen.deck.render.ParsedPdf`); the preflight reads those while the
+    files are unchanged (an sRGB job) instead of parsing them again.
     """
     import pikepdf
 
@@ -222,6 +226,8 @@ def make_print_outputs(
     ):
         geometry = deck_geometry(cards, back, cards_name="cards.pdf")
         pages = len(cards.pages)
+        found_title = cards.docinfo.get("/Title")
+    title = str(found_title) if found_title is not None else "deckgen cards"
     if pages != len(labels):
         raise ValueError(f"{len(labels)} labels for {pages} card pages")
     if "sheets" not in outputs and (options.duplex or options.marks):
@@ -258,7 +264,6 @@ def make_print_outputs(
                 reporter.warn(f"{path.name}: {problem}")
             reporter.advance()
         reporter.finish()
-    title = _title(cards_pdf)
     if flavour != "none":
         from deckgen.prepress.pdfx import make_pdfx
 
@@ -335,8 +340,16 @@ def make_print_outputs(
             min_line_pt=preset.min_line_pt if preset else 0.0,
         )
         reporter.start("preflight", None)
-        report = preflight_pdf(cards_pdf, _card_names(labels), rules)
-        report = preflight_pdf(back_pdf, ["the back"], rules, report=report)
+        unchanged = dict(parsed or {}) if not result.cmyk else {}
+
+        def shared(name: str) -> Any:
+            found = unchanged.get(name)
+            return found.document if found is not None else None
+
+        report = preflight_pdf(cards_pdf, _card_names(labels), rules, parsed=shared("cards.pdf"))
+        report = preflight_pdf(
+            back_pdf, ["the back"], rules, report=report, parsed=shared("back.pdf")
+        )
         if preset is not None and preset.card_size_required:
             _check_size(preset, geometry.card_w_mm, geometry.card_h_mm, geometry.bleed_mm, report)
         if pictures is not None:
@@ -437,14 +450,6 @@ def _blank_pngs(
         f"deck of {cards}"
     )
     return out
-
-
-def _title(cards_pdf: Path) -> str:
-    import pikepdf
-
-    with pikepdf.open(cards_pdf) as pdf:
-        value = pdf.docinfo.get("/Title")
-    return str(value) if value is not None else "deckgen cards"
 
 
 def _card_names(labels: Sequence[str]) -> list[str]:

@@ -97,6 +97,7 @@ class PrintStep:
             options,
             reporter=ctx.reporter,
             pictures=check_pictures(ctx.deck, ctx.cards, dpi=dpi),
+            parsed=ctx.parsed,
         )
         if result.preflight is not None:
             self.reports.append(result.preflight)
