@@ -1,0 +1,165 @@
+"""A deck build decides each thing once, in order: preset -> card size -> imprint fit.
+
+Shows: a tarot deck whose imprint carries the short rules of a rules file builds under
+``--preset meinspiel`` (the short rules are chosen for MeinSpiel's smaller card, not
+the tarot card the file names); a build resolves its preset once, fits the imprint's
+text once (choosing the short rules draws nothing) and parses ``cards.pdf`` once for
+the preview and the preflight together; nothing below the plan reads the deck file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deckgen.api.decks import build_deck
+
+TAROT = """\
+name = "Tarot Domino"
+set = "double-7"
+[card]
+size = "tarot"
+[imprint]
+text = "Made by the Tester family."
+rules = "card-domino"
+"""
+
+
+@pytest.fixture
+def tarot(tmp_path: Path) -> Path:
+    path = tmp_path / "tarot.toml"
+    path.write_text(TAROT, encoding="utf-8")
+    return path
+
+
+def _imprint_text(pdf: Path) -> str:
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    return reader.pages[len(reader.pages) - 1].extract_text()
+
+
+def test_tarot_deck_with_short_rules_builds_for_meinspiel(tarot: Path, tmp_path: Path) -> None:
+    alone = build_deck(tarot, tmp_path / "alone", preview=False)
+    assert alone.manifest["card"]["width_mm"] == pytest.approx(70)  # tarot, as the file says
+    built = build_deck(tarot, tmp_path / "ms", profile="meinspiel", preview=False)
+    card = built.manifest["card"]
+    assert (card["width_mm"], card["height_mm"]) == (59.0, 91.0), "made to MeinSpiel's card"
+    assert built.manifest["preset"] == "meinspiel"
+    text = _imprint_text(tmp_path / "ms" / "cards.pdf")
+    assert "Short rules" in text, "the short rules are on the imprint card, fitted to 59 x 91"
+    # the smaller card takes a shorter selection of the rules than the tarot card
+    assert len(text) < len(_imprint_text(tmp_path / "alone" / "cards.pdf"))
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Counts preset loads, imprint fits, imprint drawings and parses of the card PDFs."""
+    import pikepdf
+    import pypdfium2 as pdfium
+
+    from deckgen.deck import imprint, textfit
+    from deckgen.prepress import presets
+
+    counts: Counter[str] = Counter()
+    textfit.fit_in.cache_clear()
+    real_measure = textfit.measure_fit
+
+    def measure(text: str, frame: textfit.TextFrame) -> textfit.FitResult:
+        if text.startswith("**Tarot Domino**"):
+            counts["imprint fitted"] += 1
+            counts[f"imprint text {hash(text)}"] += 1
+        return real_measure(text, frame)
+
+    real_draw = imprint.draw_imprint
+
+    def draw(ctx: Any) -> None:
+        counts["imprint drawn"] += 1
+        real_draw(ctx)
+
+    real_load = presets.load_preset
+
+    def load(name: str, *args: Any, **kwargs: Any) -> Any:
+        counts["preset loaded"] += 1
+        return real_load(name, *args, **kwargs)
+
+    real_doc = pdfium.PdfDocument
+
+    class Document(real_doc):  # type: ignore[misc, valid-type]
+        def __init__(self, source: Any, *args: Any, **kwargs: Any) -> None:
+            data = source if isinstance(source, bytes) else Path(str(source)).read_bytes()
+            if data.startswith(b"%PDF") and b"card fronts" in data:
+                counts["cards.pdf parsed (pdfium)"] += 1
+            super().__init__(source, *args, **kwargs)
+
+    real_open = pikepdf.open
+
+    def pike_open(source: Any, *args: Any, **kwargs: Any) -> Any:
+        if Path(str(source)).name == "cards.pdf":
+            counts["cards.pdf opened (pikepdf)"] += 1
+        return real_open(source, *args, **kwargs)
+
+    monkeypatch.setattr(textfit, "measure_fit", measure)
+    monkeypatch.setattr(imprint, "draw_imprint", draw)
+    import sys
+
+    for module in list(sys.modules.values()):  # every module that imported the name
+        if getattr(module, "load_preset", None) is real_load:
+            monkeypatch.setattr(module, "load_preset", load)
+    monkeypatch.setattr(pdfium, "PdfDocument", Document)
+    monkeypatch.setattr(pikepdf, "open", pike_open)
+    yield counts
+    textfit.fit_in.cache_clear()
+
+
+def test_a_build_fits_the_imprint_once_and_parses_cards_pdf_once(
+    tarot: Path, tmp_path: Path, counted: Counter[str]
+) -> None:
+    build_deck(tarot, tmp_path / "out")
+    assert counted["imprint drawn"] == 1, "the imprint card is drawn once: in cards.pdf"
+    texts = [k for k in counted if k.startswith("imprint text ")]
+    chosen = texts[-1]
+    assert counted[chosen] == 1, (
+        f"the chosen imprint text was fitted {counted[chosen]} times (choosing the short "
+        "rules and drawing the card must share one fit)"
+    )
+    assert counted["cards.pdf parsed (pdfium)"] == 1, (
+        f"cards.pdf was parsed {counted['cards.pdf parsed (pdfium)']} times by pdfium: the "
+        "preview and the preflight should share one parse"
+    )
+    # geometry of the print step, and the preflight's colour operators
+    assert counted["cards.pdf opened (pikepdf)"] <= 2
+
+
+def test_a_preset_build_resolves_the_preset_once(
+    tarot: Path, tmp_path: Path, counted: Counter[str]
+) -> None:
+    build_deck(tarot, tmp_path / "out", profile="meinspiel", preview=False)
+    assert counted["preset loaded"] == 1, (
+        f"the preset was loaded {counted['preset loaded']} times; the plan resolves it once"
+    )
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text("utf-8"))
+    assert manifest["build"]["preset"] == "meinspiel"
+
+
+def test_the_plan_is_what_is_drawn(tarot: Path) -> None:
+    """Stages: deck file -> plan -> drawn cards; the plan carries every decision."""
+    from deckgen.deck.build import draw_deck
+    from deckgen.deck.plan import BuildSettings, PressRules, plan_build
+    from deckgen.deck.spec import load_deck
+
+    deck = load_deck(tarot)
+    plan = plan_build(deck, BuildSettings(press=PressRules(min_line_pt=0.5), preview=False))
+    assert [c.kind for c in plan.cards][:2] == ["cover", "tile"]
+    assert len(plan.cards) == 36 + 2
+    drawn = draw_deck(plan)
+    try:
+        assert drawn.fronts.pages == len(plan.cards)
+        assert drawn.back.pages == 1
+    finally:
+        drawn.close()
