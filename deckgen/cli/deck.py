@@ -362,8 +362,10 @@ def check_command(
 
     Exit code 1 when something was found.
     """
+    import tempfile
+
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.build import default_out_dir
+    from deckgen.deck.build import default_out_dir, write_listed
     from deckgen.prepress.printstep import check_deck
     from deckgen.product import load_printed_deck
     from deckgen.progress import CollectingReporter
@@ -371,14 +373,19 @@ def check_command(
     deck = load_printed_deck(deck_file, allow_outside=allow_outside)
     reporter = CollectingReporter()
     map_path = ink_map if ink_map is not None else default_out_dir(deck) / "ink-map.png"
-    report = check_deck(
-        deck,
-        preset=preset,
-        cmyk=cmyk,
-        allow_outside=allow_outside,
-        reporter=reporter,
-        ink_map=map_path,
-    )
+    with tempfile.TemporaryDirectory(prefix="deckgen-check-") as tmp:
+        # drawn aside first: a build's manifest may list the ink map it replaces
+        drawn = Path(tmp) / "ink-map.png"
+        report = check_deck(
+            deck,
+            preset=preset,
+            cmyk=cmyk,
+            allow_outside=allow_outside,
+            reporter=reporter,
+            ink_map=drawn,
+        )
+        if drawn.is_file():
+            write_listed(map_path, drawn.read_bytes())
     if not as_json:
         console = ConsoleReporter(quiet=quiet)
         for message in reporter.warnings:

@@ -318,12 +318,13 @@ def preview_deck(
     fronts = render_pdf(deck, cards, reporter=reporter, store=store)
     back = render_pdf(deck, back=True, store=store)
     png = contact_sheet(deck, fronts.data, back.data, dpi=dpi)
-    _write_listed(target, png)
+    write_listed(target, png)
     return target
 
 
-def _write_listed(target: Path, data: bytes) -> None:
-    """Write ``target``; if a manifest beside it lists it, update that entry in the same step."""
+def write_listed(target: Path, data: bytes) -> None:
+    """Write ``target``; if a build's manifest beside it lists it, update that entry in
+    the same step (one set), so that every file the manifest lists keeps matching it."""
     import hashlib
 
     folder = target.parent
