@@ -46,8 +46,9 @@ def test_new_deck_builds_for_a_preset(tmp_path: Path, set_name: str, preset: str
 
 
 MATRIX = [(s, p) for s in ("double-6",) for p in preset_names()] + [
-    (s, "meinspiel") for s in ("double-1", "double-9", "double-12", "double-18")
+    (s, "meinspiel") for s in ("double-1", "double-18")
 ]
+"""double-18 draws every pip design of every smaller set."""
 
 
 @pytest.mark.slow
