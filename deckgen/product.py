@@ -37,6 +37,26 @@ def load_printed_deck(deck_file: str | Path, *, allow_outside: bool = False) -> 
     return with_short_rules(load_deck(deck_file, allow_outside=allow_outside))
 
 
+def load_for_preset(
+    deck_file: str | Path, preset: str | None = None, *, allow_outside: bool = False
+) -> LoadedDeck:
+    """Load a deck file as a build for ``preset`` (else its own preset) would draw it:
+    at the vendor's card size, with the short rules chosen for that card (the order of
+    :func:`plan_printed_deck`). ``deck check`` checks this deck."""
+    from deckgen.deck.spec import load_deck
+    from deckgen.prepress.contract import fit_deck
+    from deckgen.prepress.presets import load_preset
+    from deckgen.prepress.printout import PrintOptions
+    from deckgen.prepress.printstep import options_for
+
+    deck = load_deck(deck_file, allow_outside=allow_outside)
+    given = PrintOptions(preset=load_preset(preset) if preset else None)
+    resolved = options_for(given, deck).preset
+    if resolved is not None:
+        deck, _ = fit_deck(deck, resolved)
+    return with_short_rules(deck)
+
+
 def with_short_rules(deck: LoadedDeck) -> LoadedDeck:
     """``deck`` with the short rules its ``imprint.rules`` names put on its imprint card."""
     from deckgen.booklet.shortrules import imprint_rules_for

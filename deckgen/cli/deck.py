@@ -367,10 +367,11 @@ def check_command(
     from deckgen.cli.reporting import ConsoleReporter
     from deckgen.deck.build import default_out_dir, write_listed
     from deckgen.prepress.printstep import check_deck
-    from deckgen.product import load_printed_deck
+    from deckgen.product import load_for_preset
     from deckgen.progress import CollectingReporter
 
-    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
+    # at the card size of the preset checked against, short rules fitted to it
+    deck = load_for_preset(deck_file, preset, allow_outside=allow_outside)
     reporter = CollectingReporter()
     map_path = ink_map if ink_map is not None else default_out_dir(deck) / "ink-map.png"
     with tempfile.TemporaryDirectory(prefix="deckgen-check-") as tmp:

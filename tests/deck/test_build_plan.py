@@ -9,7 +9,6 @@ the preview and the preflight together; nothing below the plan reads the deck fi
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,19 +41,6 @@ def _imprint_text(pdf: Path) -> str:
 
     reader = PdfReader(pdf)
     return reader.pages[len(reader.pages) - 1].extract_text()
-
-
-def test_tarot_deck_with_short_rules_builds_for_meinspiel(tarot: Path, tmp_path: Path) -> None:
-    alone = build_deck(tarot, tmp_path / "alone", preview=False)
-    assert alone.manifest["card"]["width_mm"] == pytest.approx(70)  # tarot, as the file says
-    built = build_deck(tarot, tmp_path / "ms", profile="meinspiel", preview=False)
-    card = built.manifest["card"]
-    assert (card["width_mm"], card["height_mm"]) == (59.0, 91.0), "made to MeinSpiel's card"
-    assert built.manifest["preset"] == "meinspiel"
-    text = _imprint_text(tmp_path / "ms" / "cards.pdf")
-    assert "Short rules" in text, "the short rules are on the imprint card, fitted to 59 x 91"
-    # the smaller card takes a shorter selection of the rules than the tarot card
-    assert len(text) < len(_imprint_text(tmp_path / "alone" / "cards.pdf"))
 
 
 @pytest.fixture
@@ -136,15 +122,18 @@ def test_a_build_fits_the_imprint_once_and_parses_cards_pdf_once(
     assert counted["cards.pdf opened (pikepdf)"] <= 2
 
 
-def test_a_preset_build_resolves_the_preset_once(
+def test_tarot_deck_with_short_rules_builds_for_meinspiel_resolving_the_preset_once(
     tarot: Path, tmp_path: Path, counted: Counter[str]
 ) -> None:
-    build_deck(tarot, tmp_path / "out", profile="meinspiel", preview=False)
+    built = build_deck(tarot, tmp_path / "ms", profile="meinspiel", preview=False)
     assert counted["preset loaded"] == 1, (
         f"the preset was loaded {counted['preset loaded']} times; the plan resolves it once"
     )
-    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text("utf-8"))
-    assert manifest["build"]["preset"] == "meinspiel"
+    card = built.manifest["card"]
+    assert (card["width_mm"], card["height_mm"]) == (59.0, 91.0), "made to MeinSpiel's card"
+    assert built.manifest["preset"] == "meinspiel"
+    text = _imprint_text(tmp_path / "ms" / "cards.pdf")
+    assert "Short rules" in text, "the short rules are on the imprint card, fitted to 59 x 91"
 
 
 def test_the_plan_is_what_is_drawn(tarot: Path) -> None:
@@ -163,3 +152,15 @@ def test_the_plan_is_what_is_drawn(tarot: Path) -> None:
         assert drawn.back.pages == 1
     finally:
         drawn.close()
+
+
+def test_deck_check_fits_the_short_rules_to_the_presets_card(tarot: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from deckgen.cli import app
+
+    ink_map = tmp_path / "ink.png"
+    result = CliRunner().invoke(
+        app, ["deck", "check", str(tarot), "--preset", "meinspiel", "--ink-map", str(ink_map)]
+    )
+    assert result.exit_code == 0, result.output
