@@ -83,8 +83,8 @@ def _text_colours(pdf_path: Path) -> list[tuple[float, ...]]:
     def walk(stream: Any, resources: Any, depth: int) -> None:
         colour: tuple[float, ...] = ()
         in_text = False
-        for operands, operator in pikepdf.parse_content_stream(stream):
-            op = str(operator)
+        for instruction in pikepdf.parse_content_stream(stream):
+            operands, op = list(instruction.operands), str(instruction.operator)
             if op == "k":
                 colour = tuple(float(v) for v in operands)
             elif op == "BT":
