@@ -54,9 +54,21 @@ def new_command(
         str | None, typer.Option("--name", help="The deck's name (default: from the file name).")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    no_samples: Annotated[
+        bool,
+        typer.Option(
+            "--no-samples",
+            help="Leave out the sample cover picture, logo, subtitle and imprint text "
+            "(a build for a print shop refuses samples until they are replaced).",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Write a commented starter deck file that builds as it is (it uses the demo art)."""
+    """Write a commented starter deck file that builds as it is (it uses the demo art).
+
+    Its sample pictures and texts are marked as samples: a build warns about each one
+    left, and a build for a vendor preset refuses until they are replaced or removed.
+    """
     from deckgen import atomic
     from deckgen.deck.starter import StarterCard, starter_toml
     from deckgen.errors import InputError, excerpt
@@ -82,7 +94,8 @@ def new_command(
         )
     card = card_from_preset(preset) if preset else StarterCard()
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"
-    atomic.write_text(deck_file, starter_toml(deck_name, dset.name, dset.max_pip, card))
+    text = starter_toml(deck_name, dset.name, dset.max_pip, card, samples=not no_samples)
+    atomic.write_text(deck_file, text)
     if not quiet:
         say(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
 

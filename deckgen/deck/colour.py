@@ -156,7 +156,7 @@ def press_colour(rgb: RGB, *, solid_black: bool, black_ink: bool) -> RGB:
     >>> press_colour((34, 34, 34), solid_black=True, black_ink=True)
     (0, 0, 0)
     >>> press_colour((142, 154, 171), solid_black=False, black_ink=True)
-    (152, 152, 152)
+    (153, 153, 153)
     >>> press_colour((0, 114, 178), solid_black=True, black_ink=True)
     (0, 114, 178)
     """

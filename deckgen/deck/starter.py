@@ -198,8 +198,11 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> str:
-    """The starter deck file's text."""
+def starter_toml(
+    name: str, set_name: str, max_pip: int, card: StarterCard, *, samples: bool = True
+) -> str:
+    """The starter deck file's text; ``samples=False`` leaves out the sample cover
+    picture, logo, subtitle and imprint text (the slots stay, commented or empty)."""
     pictures = ",\n".join(f'  "demo:value-{v:02d}.png"' for v in range(1, max_pip + 1))
     picture_note = (
         ""
@@ -207,6 +210,13 @@ def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> s
         else f"# deckgen ships 12 demo pictures; {set_name} needs {max_pip}: add your own.\n"
     )
     preset_line = f"preset = {_q(card.preset)}\n" if card.preset else ""
+    logo_line = (
+        'logo = "demo:logo.png"         # PNG with transparency works best'
+        if samples
+        else '# logo = "my-logo.png"       # PNG with transparency works best'
+    )
+    cover_line = 'picture = "demo:cover.jpg"' if samples else '# picture = "my-cover.jpg"'
+
     if max_pip > 12:
         pictures = ",\n".join(
             f'  "demo:value-{(v - 1) % 12 + 1:02d}.png"' for v in range(1, max_pip + 1)
@@ -250,18 +260,18 @@ half_rotation = false          # true: the lower half's picture reads upright wh
 [back]
 background = "#1d3557"
 pattern = "lattice"            # none, dots, diagonal, lattice
-logo = "demo:logo.png"         # PNG with transparency works best
+{logo_line}
 logo_width = 0.6               # share of the card's safe width
 
 [cover]
 title = {_q(name)}
-subtitle = {_q(SAMPLE_SUBTITLE["en"])}
-picture = "demo:cover.jpg"
+subtitle = {_q(SAMPLE_SUBTITLE["en"]) if samples else '""'}
+{cover_line}
 background = "#1d3557"
 
 [imprint]
 text = \"\"\"
-{SAMPLE_IMPRINT_TEXT["en"]}
+{SAMPLE_IMPRINT_TEXT["en"] if samples else ""}
 \"\"\"
 
 # [fonts]

@@ -85,3 +85,8 @@ def test_sample_items_in_german_and_english_and_none_once_replaced(tmp_path: Pat
     out = str(tmp_path / "out")
     built = runner.invoke(app, ["deck", "build", str(deck), "--preset", "meinspiel", "--out", out])
     assert built.exit_code == 0, built.output
+
+
+def test_deck_new_without_samples_has_none(tmp_path: Path) -> None:
+    deck = _new(tmp_path, "--no-samples")
+    assert sample_items(load_deck(deck)) == []
