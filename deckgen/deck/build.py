@@ -33,7 +33,8 @@ from deckgen.deck.geometry import card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
 from deckgen.deck.manifest import OutputFile, manifest_dict, manifest_json, previous_set
 from deckgen.deck.pictures import TARGET_DPI, PictureStore
-from deckgen.deck.plan import BuildPlan, BuildSettings, PressRules, plan_build
+from deckgen.deck.plan import BuildPlan, BuildSettings, plan_build
+from deckgen.deck.press import PressRules
 from deckgen.deck.preview import PREVIEW_DPI, contact_sheet
 from deckgen.deck.render import ParsedPdf, RenderedPdf, render_pdf
 from deckgen.deck.spec import LoadedDeck, load_deck
@@ -95,6 +96,7 @@ class BuildContext:
 
 
 OutputStep = Callable[[BuildContext], list[OutputFile]]
+"""An output step (the plan holds them as :data:`deckgen.deck.plan.OutputStep`)."""
 
 EXTRA_STEPS: list[OutputStep] = []
 """Output steps every build runs after the core files (append to add an output)."""
@@ -206,8 +208,7 @@ def check_samples(plan: BuildPlan, reporter: Reporter) -> None:
 def draw_deck(plan: BuildPlan, reporter: Reporter | None = None) -> DrawnDeck:
     """Draw the plan's cards and back (PDF bytes); every picture prepared once."""
     store = PictureStore(dpi=plan.picture_dpi, reporter=reporter)
-    register_picture_needs(plan.deck, plan.geometry, store, cards=plan.cards, back=False)
-    register_picture_needs(plan.deck, plan.geometry, store, cards=[], back=True)
+    plan.register_pictures(store)
     fronts = render_pdf(
         plan.deck,
         plan.cards,

@@ -15,7 +15,7 @@ from deckgen.deck.colour import RGB, pdf_colour, press_colour
 from deckgen.deck.fonts import FontPair
 from deckgen.deck.geometry import Box, CardGeometry
 from deckgen.deck.pictures import PictureStore, PictureUse, PreparedPicture
-from deckgen.deck.plan import PressRules
+from deckgen.deck.press import PressRules
 from deckgen.deck.spec import LoadedDeck, ResolvedPicture
 from deckgen.deck.textfit import Line
 from deckgen.progress import Reporter

@@ -18,37 +18,50 @@ plan's deck, cards and geometry; output steps take the drawn files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckgen.deck.cards import CardRef, deck_cards
 from deckgen.deck.geometry import CardGeometry, card_geometry
-from deckgen.deck.pictures import TARGET_DPI
+from deckgen.deck.manifest import OutputFile
+from deckgen.deck.pictures import TARGET_DPI, PictureStore, PictureUse
+from deckgen.deck.press import PressRules
 from deckgen.deck.spec import LoadedDeck
+from deckgen.deck.textfit import FitResult
 
 if TYPE_CHECKING:
-    from deckgen.deck.build import OutputStep
     from deckgen.deck.starter import SampleItem
+
+__all__ = ["BuildPlan", "BuildSettings", "OutputStep", "PlannedPicture", "PressRules", "plan_build"]
+
+OutputStep = Callable[[Any], list[OutputFile]]
+"""An output step: ``step(ctx: deckgen.deck.build.BuildContext) -> list[OutputFile]``."""
 
 
 @dataclass(frozen=True)
-class PressRules:
-    """What the printer asks of the drawing itself (resolved from its preset by the caller).
+class PlannedPicture:
+    """A picture the build draws: its file, where it goes (box, fit, focus: the crop)."""
 
-    ``min_line_pt``: no line deckgen draws is thinner (the vendor's published thinnest
-    line). ``solid_black``: black text and lines print as solid black ink (0/0/0/100),
-    so near-black inks are drawn pure black. ``black_ink_lines``: a CMYK job prints black
-    and grey text and lines in black ink alone, so greyish inks of deckgen's own design
-    (a tinted grey outline) are drawn as neutral greys of the same lightness.
-    """
+    path: Path
+    use: PictureUse
+    where: str
+    """The deck file and key that named it (for messages)."""
+    back: bool = False
+    """True for the back's pictures (drawn into ``back.pdf``)."""
 
-    vendor: str | None = None
-    """The preset's name when the build is for one: sample content is refused then."""
-    min_line_pt: float = 0.0
-    solid_black: bool = False
-    black_ink_lines: bool = False
+
+class _Recorder(PictureStore):
+    """Collects what the layout says each card needs, preparing nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(dpi=TARGET_DPI, reporter=None)
+        self.found: list[PlannedPicture] = []
+        self.back = False
+
+    def need(self, path: Path, use: PictureUse, *, where: str) -> None:
+        self.found.append(PlannedPicture(path, use, where, self.back))
 
 
 @dataclass(frozen=True)
@@ -88,10 +101,22 @@ class BuildPlan:
     record: Mapping[str, Any]
     samples: tuple[SampleItem, ...]
     """Sample content of the starter deck still in the deck (see :mod:`deckgen.deck.starter`)."""
+    pictures: tuple[PlannedPicture, ...] = ()
+    """Every picture the cards and the back draw, with its box, fit and focus (crop)."""
+    imprint_fit: FitResult | None = None
+    """The imprint card's text fitted to its room (drawing reuses this fit)."""
+
+    def register_pictures(self, store: PictureStore) -> None:
+        """Tell ``store`` every picture the plan draws (fronts first, then the back)."""
+        for pic in self.pictures:
+            store.need(pic.path, pic.use, where=pic.where)
 
 
 def plan_build(deck: LoadedDeck, settings: BuildSettings | None = None) -> BuildPlan:
     """Resolve a loaded deck (already at its final card size) into a build plan."""
+    from deckgen.deck.fonts import load_fonts
+    from deckgen.deck.imprint import fit_imprint
+    from deckgen.deck.layoutboxes import register_picture_needs
     from deckgen.deck.starter import sample_items
     from deckgen.resources import default_output_dir
 
@@ -99,11 +124,18 @@ def plan_build(deck: LoadedDeck, settings: BuildSettings | None = None) -> Build
     if settings.imprint_extra is not None:
         deck = deck.with_imprint_rules(settings.imprint_extra)
     out = settings.out_dir if settings.out_dir is not None else default_output_dir() / deck.slug
+    cards = tuple(deck_cards(deck))
+    geometry = card_geometry(deck)
+    recorder = _Recorder()
+    register_picture_needs(deck, geometry, recorder, cards=cards, back=False)
+    recorder.back = True
+    register_picture_needs(deck, geometry, recorder, cards=[], back=True)
+    fonts = load_fonts(deck.font_regular, deck.font_bold, where=str(deck.path))
     return BuildPlan(
         deck=deck,
         out_dir=Path(out),
-        cards=tuple(deck_cards(deck)),
-        geometry=card_geometry(deck),
+        cards=cards,
+        geometry=geometry,
         press=settings.press,
         preview=settings.preview,
         strict_text=settings.strict_text,
@@ -112,4 +144,6 @@ def plan_build(deck: LoadedDeck, settings: BuildSettings | None = None) -> Build
         step_options=dict(settings.step_options),
         record=dict(settings.record),
         samples=tuple(sample_items(deck)),
+        pictures=tuple(recorder.found),
+        imprint_fit=fit_imprint(deck, geometry, fonts),
     )

@@ -21,7 +21,7 @@ from deckgen.deck.fonts import load_fonts
 from deckgen.deck.geometry import CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
 from deckgen.deck.pictures import TARGET_DPI, PictureStore
-from deckgen.deck.plan import PressRules
+from deckgen.deck.press import PressRules
 from deckgen.deck.spec import LoadedDeck, load_deck
 from deckgen.progress import Reporter
 from deckgen.tiles import Tile

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from deckgen.deck.build import BuildContext
     from deckgen.deck.cards import CardRef
     from deckgen.deck.manifest import OutputFile
-    from deckgen.deck.plan import PressRules
+    from deckgen.deck.press import PressRules
     from deckgen.deck.spec import LoadedDeck
 
 
@@ -62,7 +62,7 @@ def options_for(options: PrintOptions | None, deck: LoadedDeck) -> PrintOptions:
 def press_rules(options: PrintOptions) -> PressRules:
     """What the print options (and their preset) ask of the drawing itself: the one
     place a preset's drawing rules become the deck plan's :class:`PressRules`."""
-    from deckgen.deck.plan import PressRules
+    from deckgen.deck.press import PressRules
     from deckgen.prepress.printout import wants_cmyk
 
     preset = options.preset

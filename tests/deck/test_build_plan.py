@@ -164,3 +164,20 @@ def test_deck_check_fits_the_short_rules_to_the_presets_card(tarot: Path, tmp_pa
         app, ["deck", "check", str(tarot), "--preset", "meinspiel", "--ink-map", str(ink_map)]
     )
     assert result.exit_code == 0, result.output
+
+
+def test_the_plan_holds_the_pictures_with_their_crop_and_the_fitted_imprint(
+    tmp_path: Path,
+) -> None:
+    from deckgen.deck.plan import plan_build
+    from deckgen.deck.spec import load_deck
+    from deckgen.resources import images_dir
+
+    plan = plan_build(load_deck(images_dir() / "demo-deck.toml"))
+    cover = [p for p in plan.pictures if p.path.name == "cover.jpg"]
+    assert len(cover) == 1
+    assert cover[0].use.focus == (0.5, 0.4), "the deck file's focus point"
+    assert cover[0].use.fit == "cover"
+    assert [p.path.name for p in plan.pictures if p.back] == ["logo.png"]
+    assert plan.imprint_fit is not None
+    assert plan.imprint_fit.fits
