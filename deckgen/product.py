@@ -175,6 +175,7 @@ def plan_printed_deck(
             "preview": settings.preview,
             **dict(settings.record),
         },
+        "exports": [_step_name(step) for step in settings.extra_steps],
     }
     return plan_build(
         deck,
@@ -188,6 +189,12 @@ def plan_printed_deck(
             record=record,
         ),
     )
+
+
+def _step_name(step: OutputStep) -> str:
+    """An export step as the manifest names it (``tts`` for ``tts_step``)."""
+    name = getattr(step, "__name__", type(step).__name__)
+    return str(name).removesuffix("_step")
 
 
 def _icc_name() -> str:

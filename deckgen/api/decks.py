@@ -124,7 +124,6 @@ def build_deck(
             preview=options.get("preview", True),
             strict_text=options.get("strict_text", False),
             extra_steps=tuple(_export_steps(tts, print_options)),
-            record={"tts": tts},
         ),
     )
     result = build_plan(plan, reporter=reporter)
