@@ -95,3 +95,20 @@ def test_every_listed_file_matches_after_preview_and_check(
     assert not _mismatches(folder), "deck preview broke the manifest"
     runner.invoke(app, ["deck", "check", str(deck), "--preset", "meinspiel", "-q"])
     assert not _mismatches(folder), "deck check broke the manifest"
+
+
+def test_a_rebuild_in_place_also_removes_the_earlier_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--out .`` is published file by file (the folder cannot be swapped): the files of
+    the earlier build that the new one does not write are removed all the same."""
+    deck = finished_starter(tmp_path, "double-3")
+    out = tmp_path / "here"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    _invoke("deck", "build", str(deck), "--out", ".", "--sheets", "A4", "--no-preview", "-q")
+    assert (out / "sheets.pdf").is_file()
+    _invoke("deck", "build", str(deck), "--out", ".", "--no-preview", "-q")
+    assert not (out / "sheets.pdf").exists()
+    assert not (out / "calibration.pdf").exists()
+    assert not _mismatches(out)
