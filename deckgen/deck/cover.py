@@ -7,7 +7,7 @@ cover card (or, with ``strict_text``, an error).
 
 from __future__ import annotations
 
-from deckgen.deck.colour import contrast_on, mix, parse_colour
+from deckgen.deck.colour import contrast_on, mix, parse_colour, readable_mix
 from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
 from deckgen.deck.layoutboxes import cover_art_box, cover_split
@@ -70,7 +70,7 @@ def draw_cover(ctx: DrawContext) -> None:
             colour=mix(ink, bg, 0.1),
         )
     line = cover_set_line(lang, deck.dset.max_pip, len(deck.dset))
-    ctx.centred_text(line, g.trim.cx, set_line_y, size=7.0, colour=mix(ink, bg, 0.3))
+    ctx.centred_text(line, g.trim.cx, set_line_y, size=7.0, colour=readable_mix(ink, bg, 0.3))
 
 
 def _fit(

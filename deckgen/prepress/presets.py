@@ -126,6 +126,10 @@ class VendorPreset(BaseModel):
         default=7.0, ge=0, le=30, description="smallest light text on a dark ground"
     )
     min_line_pt: float = Field(default=0.25, ge=0, le=5, description="thinnest line")
+    solid_black: bool = Field(
+        default=False,
+        description="black text and lines must be solid black ink (0/0/0/100), not a tint",
+    )
     marks_allowed: bool = Field(
         default=True, description="the vendor accepts printer's marks in its files"
     )
