@@ -11,12 +11,14 @@ the catalogs supply only headings, labels and captions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from gettext import GNUTranslations
+from typing import Any, Literal
 
 from deckgen.booklet.diagram import BoardView, PlacedTiles, Style, any_diagram, diagram, hand
-from deckgen.booklet.example import ExampleRound
+from deckgen.booklet.example import ExampleRound, Placement
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
 from deckgen.booklet.i18n import translations
@@ -40,33 +42,40 @@ from deckgen.tiles import Tile
 LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any", "lead.skip_double")
 """The clauses that say how a round opens (a start card turned up, or who leads what)."""
 
-QUICK_CLAUSES: dict[str, tuple[str, ...]] = {
-    "a5": (
-        "setup.deal",
-        "start.first",
-        *LEAD_CLAUSES,
-        "play.match",
-        "play.draw",
-        "play.draw_limit",
-        "end.out",
-        "end.reserve",
-        "end.blocked",
-        "score.out",
-        "score.bonus",
-        "match.end",
+QUICK_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Setting up", ("setup.deal", *LEAD_CLAUSES, "lead.station", "setup.teams")),
+    (
+        "A turn",
+        (
+            "play.match",
+            "play.satisfy_double",
+            "play.draw",
+            "play.draw_limit",
+            "play.open_train",
+            "play.chicken_foot",
+        ),
     ),
-    "a6": (
-        "setup.deal",
-        "start.first",
-        *LEAD_CLAUSES,
-        "play.match",
-        "play.draw_limit",
-        "end.out",
-        "match.end",
-    ),
-}
-"""The clauses the quick reference repeats, per page format (it must fit one page). Each
-says how the round starts (the start card, who begins) and how a card is played."""
+    ("End of a round", ("end.out", "end.reserve", "end.blocked")),
+    ("Scoring", ("score.out", "score.bonus", "score.ends", "score.bands", "score.values")),
+    ("End of the game", ("match.end",)),
+)
+"""The quick reference: a heading (catalog text) and the clauses it recalls, each by
+its first sentence (a clause states its rule first and explains it after)."""
+
+QUICK_LIMIT: dict[str, int] = {"a5": 3, "a6": 3}
+"""At most this many clauses under one heading of the quick reference, per format."""
+
+Edition = Literal["player", "designer"]
+EDITIONS: tuple[str, ...] = ("player", "designer")
+"""The player's booklet (only the game) and the designer's (the same booklet, then the
+notes on every decision and what the rules check found)."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ0-9])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a clause text (its rule; what follows explains it)."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,9 @@ class Extras:
     age: int | None = None
     style: Style = "pips"
     publisher: str = ""
+    edition: Edition = "player"
+    report: Mapping[str, Any] | None = None
+    """The rules check's report (the designer's edition prints what it found)."""
 
 
 def _pct(share: float, lang: str) -> str:
@@ -175,7 +187,7 @@ class _Builder:
     def clause_blocks(self, section_id: str, *, skip: Sequence[str] = ()) -> list[Block]:
         for s in self.rules.sections(self.lang):
             if s.id == section_id:
-                return [Para(c.text) for c in s.clauses if c.id not in skip]
+                return [Para(c.text, clause=c.id) for c in s.clauses if c.id not in skip]
         return []
 
     def summary(self) -> str:
@@ -261,7 +273,12 @@ class _Builder:
         n = len(self.rules.dset)
         blocks: list[Block] = []
         if self.rules.has_clause("setup.components"):
-            blocks.append(Para(self.rules.clause_text("setup.components", self.lang)))
+            blocks.append(
+                Para(
+                    self.rules.clause_text("setup.components", self.lang),
+                    clause="setup.components",
+                )
+            )
         else:
             blocks.append(
                 Para(self.pieces_count(n) + f" ({self.rules.text_params(self.lang)['set']})")
@@ -303,7 +320,10 @@ class _Builder:
             body.append(tuple(row))
         blocks.append(
             Table(
-                tuple(header), tuple(body), caption=self._("The deal for each number of players.")
+                tuple(header),
+                tuple(body),
+                caption=self._("The deal for each number of players."),
+                shows=tuple(c for c in ("setup.deal", "setup.rest") if self.rules.has_clause(c)),
             )
         )
         return Section("setup", self.section_title("setup"), tuple(blocks))
@@ -344,6 +364,9 @@ class _Builder:
                         title=start_caption,
                     ),
                     start_caption,
+                    shows=self.present(
+                        "lead.turned_up", "lead.station", "play.trains", *LEAD_CLAUSES
+                    ),
                 )
             ]
             later = ex.position_after(self.later_index(ex))
@@ -372,6 +395,7 @@ class _Builder:
                             title=caption,
                         ),
                         caption,
+                        shows=self.position_shows(ex, later),
                     )
                 )
             split = max(1, len(blocks) // 2)
@@ -486,7 +510,7 @@ class _Builder:
         for part, chunk in enumerate((rows[:half], rows[half:])):
             if not chunk:
                 continue
-            blocks.append(Table(header, tuple(chunk)))
+            blocks.append(Table(header, tuple(chunk), shows=self.walk_shows(ex)))
             for p in shown:
                 if (p.turn <= split_turn) != (part == 0):
                     continue
@@ -506,7 +530,7 @@ class _Builder:
                     max_width_mm=self.width,
                     title=caption,
                 )
-                blocks.append(Figure(figure, caption))
+                blocks.append(Figure(figure, caption, shows=self.position_shows(ex, p)))
         return Section("example", self._("A round, turn by turn"), tuple(blocks))
 
     def scoring(self) -> Section:
@@ -586,7 +610,58 @@ class _Builder:
             inner.append(Sum(tuple(during), title=self._("Scored during play (the ends):")))
             inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
-        return Box(self._("Worked example"), tuple(inner))
+        return Box(self._("Worked example"), tuple(inner), shows=self.score_shows(ex))
+
+    def present(self, *ids: str) -> tuple[str, ...]:
+        """Those of ``ids`` that the rules file has, in order, without repeats."""
+        return tuple(dict.fromkeys(c for c in ids if self.rules.has_clause(c)))
+
+    def position_shows(self, ex: ExampleRound, upto: Placement) -> tuple[str, ...]:
+        """The clauses a drawn position of the example round shows at work: matching
+        ends always; doubles, open trains, feet and covered doubles when the tiles laid
+        so far include them."""
+        laid = [p for p in ex.placements if p.turn <= upto.turn]
+        ids = ["play.match", "play.trains"]
+        doubles = [p for p in laid if p.tile.is_double]
+        if doubles:
+            ids += ["play.doubles", "play.chicken_foot"]
+            if any(q.turn > doubles[0].turn for q in laid):
+                ids.append("play.satisfy_double")
+        if isinstance(upto.board, PlacedTiles) and upto.board.markers:
+            ids.append("play.open_train")
+        if any(p.value >= 0 for p in laid) and ex.steps and any(s.count >= 0 for s in ex.steps):
+            ids.append("score.ends")
+        return self.present(*ids)
+
+    def walk_shows(self, ex: ExampleRound) -> tuple[str, ...]:
+        """What the turn-by-turn table of the example round shows at work."""
+        ids = ["start.first", "play.match"]
+        if any(s.drew for s in ex.steps):
+            ids.append("play.draw")
+        limit = self.rules.params.turn.draw_limit
+        if limit is not None and any(s.drew >= limit for s in ex.steps):
+            ids.append("play.draw_limit")
+        if any(s.drew and s.kind == "play" for s in ex.steps):
+            ids.append("play.play_drawn")
+        if any(s.kind != "play" for s in ex.steps):
+            ids += ["play.pass", "play.open_train"]
+        if any(s.scored for s in ex.steps):
+            ids.append("score.ends")
+        return self.present(*ids)
+
+    def score_shows(self, ex: ExampleRound) -> tuple[str, ...]:
+        """What the worked example (a real round's end and scoring) shows at work."""
+        ids = ["end." + ex.end]
+        if ex.end == "out":
+            ids += ["score.out", "score.bonus", "score.bands", "score.rounding"]
+        else:
+            ids += ["score.blocked", "score.bands", "score.rounding"]
+        values = self.tile_values()
+        if any(str(t) in values for hand in ex.hands for t in hand):
+            ids.append("score.values")
+        if ex.play_points:
+            ids.append("score.ends")
+        return self.present(*ids)
 
     def tile_values(self) -> dict[str, int]:
         return dict(self.rules.params.scoring.tile_values)
@@ -625,59 +700,23 @@ class _Builder:
         return Section("notes", self._("Notes on these rules"), tuple(blocks))
 
     def quickref(self) -> QuickReference:
-        items = [self.summary()]
-        wanted = QUICK_CLAUSES.get(self.fmt.name, QUICK_CLAUSES["a6"])
-        for cid in self.rules.clause_ids():  # in the file's (the rulebook's) order
-            if cid in wanted:
-                items.append(self.rules.clause_text(cid, self.lang))
-        facts: list[tuple[str, str]] = []
-        f = self.x.facts
+        """One page (one card in A6) to keep on the table: set-up, a turn, the end of a
+        round, scoring, the end of the game, each clause by its rule alone."""
+        limit = QUICK_LIMIT.get(self.fmt.name, 2)
+        have = set(self.rules.clause_ids())
+        groups: list[tuple[str, tuple[str, ...]]] = []
+        for heading, ids in QUICK_GROUPS:
+            lines = [first_sentence(self.rules.clause_text(c, self.lang)) for c in ids if c in have]
+            if lines:
+                groups.append((self._(heading), tuple(lines[:limit])))
         note = ""
-        if f is not None:
-            facts = [
-                (self._("Rounds simulated"), _count(f.rounds, self.lang)),
-                (self._("Players in the simulation"), str(f.players)),
-                (self._("Average turns per round"), _num(f.turns_per_round, self.lang)),
-                (
-                    self._("Rounds in which nobody plays all their cards")
-                    if self.cards
-                    else self._("Rounds in which nobody plays all their tiles"),
-                    self.share_text(f.blocked_share, f.blocked_ci),
-                ),
-                (
-                    self._("Starting player wins"),
-                    self._(
-                        "%(share)s (fair: %(fair)s)",
-                        share=self.share_text(f.starter_win_share, f.starter_ci),
-                        fair=_pct(f.fair_share, self.lang),
-                    ),
-                ),
-            ]
-            note = (
-                self._(
-                    "Figures from the full rules check: computer players chose their moves "
-                    "%(ways)s.",
-                    ways=self.bot_ways(f.bots),
-                )
-                if f.source == "check"
-                else self._(
-                    "Figures from rounds that computer players played for this booklet, "
-                    "choosing their moves %(ways)s (not from a full rules check).",
-                    ways=self.bot_ways(f.bots),
-                )
-            )
-            note += " " + self._(
-                "The starting player's share counts the rounds somebody won; with no "
-                "advantage it would be 1 in %(n)d.",
-                n=f.side_count or f.players,
-            )
-        return QuickReference(
-            title=self._("Quick reference"),
-            items=tuple(items),
-            facts=tuple(facts),
-            facts_title=self._("How the rules play"),
-            note=note,
-        )
+        f = self.x.facts
+        if f is not None and f.source == "check" and f.rounds_per_match > 0:
+            minutes = max(1, round(f.minutes_per_match / f.rounds_per_match))
+            note = self.t.ngettext(
+                "A round takes about %(n)d minute.", "A round takes about %(n)d minutes.", minutes
+            ) % {"n": minutes}
+        return QuickReference(title=self._("Quick reference"), groups=tuple(groups), note=note)
 
     def share_text(self, share: float, ci: tuple[float, float] | None) -> str:
         """``47 %`` or, with its 95 % interval, ``47 % (46–49 %)``."""
@@ -696,17 +735,55 @@ class _Builder:
         if self.x.example is not None and self.x.example.steps:
             sections.append(self.walkthrough(self.x.example))
         sections += [self.scoring(), self.game_end()]
-        notes = self.notes()
-        if notes is not None:
-            sections.append(notes)
+        kicker = ""
+        if self.x.edition == "designer":
+            kicker = self._("Designer's edition")
+            sections += self.designer(sections)
         return Booklet(
             lang=self.lang,
-            title=self.title_page(),
+            title=replace(self.title_page(), kicker=kicker),
             sections=tuple(sections),
             quickref=self.quickref(),
             running_title=self.rules.name(self.lang),
             keywords=(self.rules.id, self.rules.dset.name),
+            edition=self.x.edition,
         )
+
+    def designer(self, player: Sequence[Section]) -> list[Section]:
+        """What the designer's edition adds: the notes on every decision, then what the
+        rules check found (findings, a page per player count, clause coverage, the skill
+        ladder)."""
+        from deckgen.booklet.designer import DesignerPart
+
+        out: list[Section] = []
+        notes = self.notes()
+        if notes is not None:
+            out.append(replace(notes, new_page=True))
+        if self.x.report is None:
+            return out
+        part = DesignerPart(
+            self.rules, self.lang, self.x.report, self._, self.width, ways=self.bot_ways
+        )
+        out.append(part.findings())
+        out += part.per_players()
+        out.append(part.coverage(self.shown_by(player)))
+        out.append(part.ladder())
+        return out
+
+    def shown_by(self, sections: Sequence[Section]) -> dict[str, str]:
+        """For each clause the player's booklet shows at work: in what (words)."""
+        book = Booklet(self.lang, TitlePage(""), tuple(sections))
+        shown: dict[str, list[str]] = {}
+        for block in book.blocks():
+            word = {
+                "figure": self._("diagram"),
+                "box": self._("worked example"),
+                "table": self._("table"),
+            }.get(block.kind, "")
+            for cid in getattr(block, "shows", ()):
+                if word and word not in shown.setdefault(cid, []):
+                    shown[cid].append(word)
+        return {cid: ", ".join([self._("text"), *words]) for cid, words in shown.items()}
 
 
 def build_booklet(
