@@ -37,6 +37,7 @@ from deckgen.booklet.model import (
     TitlePage,
 )
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.text import number_word
 from deckgen.tiles import Tile
 
 LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any", "lead.skip_double")
@@ -62,7 +63,10 @@ QUICK_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """The quick reference: a heading (catalog text) and the clauses it recalls, each by
 its first sentence (a clause states its rule first and explains it after)."""
 
-QUICK_LIMIT: dict[str, int] = {"a5": 3, "a6": 3}
+OPENING_CLAUSES = (*LEAD_CLAUSES, "lead.station")
+"""How a round opens: the quick reference always keeps it."""
+
+QUICK_LIMIT: dict[str, int] = {"a5": 3, "a6": 2}
 """At most this many clauses under one heading of the quick reference, per format."""
 
 Edition = Literal["player", "designer"]
@@ -334,21 +338,29 @@ class _Builder:
         if ex is not None:
             start_caption = (
                 self._(
-                    "A real round begins: the %(tile)s is the station; every train starts "
-                    "from it. The names say whose train each row is.",
+                    "Start of the example round: the %(tile)s is the station, and every "
+                    "train starts from it. Each train is labelled with its owner.",
                     tile=tile_text(ex.lead),
                 )
                 if self.rules.params.board.shape == "trains"
                 else self._(
-                    "A real round begins: the %(tile)s lies in the middle. It gets six arms "
-                    "before anything else is played.",
+                    "Start of the example round: the %(tile)s lies in the middle. It gets "
+                    "six arms before a tile is played anywhere else.",
                     tile=tile_text(ex.lead),
                 )
                 if self.rules.params.opening.lead == "station"
-                else self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
+                else self._(
+                    "Start of the example round: the %(tile)s is turned up as the start card.",
+                    tile=tile_text(ex.lead),
+                )
+                if self.cards
+                else self._(
+                    "Start of the example round: the %(tile)s is turned up as the start tile.",
+                    tile=tile_text(ex.lead),
+                )
                 if ex.turned_up
                 else self._(
-                    "A real round begins: %(player)s leads %(tile)s.",
+                    "Start of the example round: %(player)s leads the %(tile)s.",
                     player=self.seat(ex.starter),
                     tile=tile_text(ex.lead),
                 )
@@ -408,22 +420,22 @@ class _Builder:
         lay one and passes``, ``cannot lay a card and passes`` (in the set's own word)."""
         t, c = self.t, self.cards
         if tile is not None:
-            v = {"n": drew, "tile": tile_text(tile), "value": value}
+            v = {"n": number_word(drew, self.lang), "tile": tile_text(tile), "value": value}
             if not drew:
                 return self._("lays %(tile)s on the open %(value)d") % v
             if c:
                 return (
                     t.ngettext(
-                        "draws %(n)d card, then lays %(tile)s on the open %(value)d",
-                        "draws %(n)d cards, then lays %(tile)s on the open %(value)d",
+                        "draws %(n)s card, then lays %(tile)s on the open %(value)d",
+                        "draws %(n)s cards, then lays %(tile)s on the open %(value)d",
                         drew,
                     )
                     % v
                 )
             return (
                 t.ngettext(
-                    "draws %(n)d tile, then lays %(tile)s on the open %(value)d",
-                    "draws %(n)d tiles, then lays %(tile)s on the open %(value)d",
+                    "draws %(n)s tile, then lays %(tile)s on the open %(value)d",
+                    "draws %(n)s tiles, then lays %(tile)s on the open %(value)d",
                     drew,
                 )
                 % v
@@ -436,20 +448,20 @@ class _Builder:
             )
         if c:
             return t.ngettext(
-                "draws %(n)d card, cannot lay it and passes",
-                "draws %(n)d cards, still cannot lay one and passes",
+                "draws %(n)s card, cannot lay it and passes",
+                "draws %(n)s cards, still cannot lay one and passes",
                 drew,
-            ) % {"n": drew}
+            ) % {"n": number_word(drew, self.lang)}
         return t.ngettext(
-            "draws %(n)d tile, cannot lay it and passes",
-            "draws %(n)d tiles, still cannot lay one and passes",
+            "draws %(n)s tile, cannot lay it and passes",
+            "draws %(n)s tiles, still cannot lay one and passes",
             drew,
-        ) % {"n": drew}
+        ) % {"n": number_word(drew, self.lang)}
 
     def label_text(self, key: str) -> str:
         """Words for a diagram label key (a train's owner, the Mexican Train)."""
         if key.startswith("train:"):
-            return self._("train of %(player)s", player=self.seat(int(key.split(":")[1])))
+            return self._("%(player)s's train", player=self.seat(int(key.split(":")[1])))
         if key == "mexican":
             return self._("Mexican Train")
         if key == "more":
@@ -476,9 +488,9 @@ class _Builder:
         blocks: list[Block] = [
             Para(
                 self._(
-                    "This round was played by %(n)d computer players following the rules "
+                    "This round was played by %(n)s computer players following the rules "
                     "above. Turn by turn, it shows how a round goes.",
-                    n=ex.players,
+                    n=number_word(ex.players, self.lang),
                 )
             )
         ]
@@ -510,7 +522,7 @@ class _Builder:
         for part, chunk in enumerate((rows[:half], rows[half:])):
             if not chunk:
                 continue
-            blocks.append(Table(header, tuple(chunk), shows=self.walk_shows(ex)))
+            blocks.append(Table(header, tuple(chunk), shows=self.walk_shows(ex), flows=True))
             for p in shown:
                 if (p.turn <= split_turn) != (part == 0):
                     continue
@@ -706,9 +718,15 @@ class _Builder:
         have = set(self.rules.clause_ids())
         groups: list[tuple[str, tuple[str, ...]]] = []
         for heading, ids in QUICK_GROUPS:
-            lines = [first_sentence(self.rules.clause_text(c, self.lang)) for c in ids if c in have]
+            lines: list[str] = []
+            others = 0
+            for cid in ids:
+                if cid not in have or (cid not in OPENING_CLAUSES and others >= limit):
+                    continue
+                others += cid not in OPENING_CLAUSES
+                lines.append(first_sentence(self.rules.clause_text(cid, self.lang)))
             if lines:
-                groups.append((self._(heading), tuple(lines[:limit])))
+                groups.append((self._(heading), tuple(lines)))
         note = ""
         f = self.x.facts
         if f is not None and f.source == "check" and f.rounds_per_match > 0:

@@ -38,6 +38,9 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     caption: str = ""
     shows: tuple[str, ...] = ()
+    flows: bool = False
+    """A long table that may continue on the next page (its header repeated there),
+    so that it fills the page instead of leaving a gap before it."""
     kind: ClassVar[str] = "table"
 
 

@@ -167,13 +167,18 @@ def _builder(rules_id: str, lang: str) -> _Builder:
     ("rules_id", "drew", "tile", "expected"),
     [
         ("card-domino", 0, (3, 5), "legt 3/5 an die offene 5"),
-        ("card-domino", 1, (3, 5), "zieht 1 Karte und legt dann 3/5 an die offene 5"),
-        ("card-domino", 2, (3, 5), "zieht 2 Karten und legt dann 3/5 an die offene 5"),
+        ("card-domino", 1, (3, 5), "zieht eine Karte und legt dann 3/5 an die offene 5"),
+        ("card-domino", 2, (3, 5), "zieht zwei Karten und legt dann 3/5 an die offene 5"),
         ("card-domino", 0, None, "kann keine Karte anlegen und setzt aus"),
-        ("card-domino", 1, None, "zieht 1 Karte, kann sie nicht anlegen und setzt aus"),
-        ("card-domino", 3, None, "zieht 3 Karten, kann immer noch keine anlegen und setzt aus"),
-        ("double-twelve", 1, (3, 5), "zieht 1 Stein und legt dann 3/5 an die offene 5"),
-        ("double-twelve", 4, None, "zieht 4 Steine, kann immer noch keinen anlegen und setzt aus"),
+        ("card-domino", 1, None, "zieht eine Karte, kann sie nicht anlegen und setzt aus"),
+        ("card-domino", 3, None, "zieht drei Karten, kann immer noch keine anlegen und setzt aus"),
+        ("double-twelve", 1, (3, 5), "zieht einen Stein und legt dann 3/5 an die offene 5"),
+        (
+            "double-twelve",
+            4,
+            None,
+            "zieht vier Steine, kann immer noch keinen anlegen und setzt aus",
+        ),
         ("double-twelve", 0, None, "kann keinen Stein anlegen und setzt aus"),
     ],
 )
@@ -187,8 +192,9 @@ def test_german_turn_lines_are_whole_sentences(
 def test_turn_table_of_the_real_round_reads_well(rules_id: str) -> None:
     rules = load_rules(rules_id)
     word = "Karte" if rules.params.pieces == "cards" else "Stein"
+    count = r"(eine?n?|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|\d\d+)"
     pattern = re.compile(
-        rf"^(zieht \d+ {word}e?n?(, kann (sie|ihn) nicht anlegen| und legt dann \d+/\d+ an die "
+        rf"^(zieht {count} {word}e?n?(, kann (sie|ihn) nicht anlegen| und legt dann \d+/\d+ an die "
         rf"offene \d+|, kann immer noch keinen? anlegen)( und setzt aus)?"
         rf"|legt \d+/\d+ an die offene \d+|kann keinen? {word} anlegen und setzt aus)$"
     )

@@ -28,8 +28,8 @@ def _text(rules, lang: str, edition: str = "player") -> str:  # type: ignore[no-
         (
             "card-domino",
             {"turn.draw_limit": 2},
-            {"en": "never more than 3 cards", "de": "höchstens 3 Karten"},
-            {"en": "never more than 2 cards", "de": "höchstens 2 Karten"},
+            {"en": "never more than three cards", "de": "höchstens drei Karten"},
+            {"en": "never more than two cards", "de": "höchstens zwei Karten"},
         ),
         (
             "card-domino",
@@ -46,8 +46,8 @@ def _text(rules, lang: str, edition: str = "player") -> str:  # type: ignore[no-
         (
             "card-domino",
             {"match.rounds": 6},
-            {"en": "A game lasts 4 rounds", "de": "Gespielt werden 4 Runden"},
-            {"en": "A game lasts 6 rounds", "de": "Gespielt werden 6 Runden"},
+            {"en": "After four rounds the game is over", "de": "Nach vier Runden ist das Spiel"},
+            {"en": "After six rounds the game is over", "de": "Nach sechs Runden ist das Spiel"},
         ),
     ],
 )

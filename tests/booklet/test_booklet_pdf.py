@@ -42,7 +42,7 @@ def test_rule_numbers_in_text(card_domino_booklets: dict[str, Path], lang: str) 
         "en": "7 each with 2 or 3 players and 6 each with 4 players",
     }[lang]
     assert hand in text
-    limit = {"de": "höchstens 3 Karten", "en": "never more than 3 cards"}[lang]
+    limit = {"de": "höchstens drei Karten", "en": "never more than three cards"}[lang]
     assert limit in text
     bonus = {"de": "erhält 5 Pluspunkte", "en": "scores 5 plus points"}[lang]
     assert bonus in text
