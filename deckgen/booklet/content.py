@@ -63,6 +63,9 @@ QUICK_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """The quick reference: a heading (catalog text) and the clauses it recalls, each by
 its first sentence (a clause states its rule first and explains it after)."""
 
+SHORT_HAND = 6
+"""A hand of at most this many tiles is spelled out tile by tile in a worked example."""
+
 OPENING_CLAUSES = (*LEAD_CLAUSES, "lead.station")
 """How a round opens: the quick reference always keeps it."""
 
@@ -93,6 +96,8 @@ class Extras:
     age: int | None = None
     style: Style = "pips"
     publisher: str = ""
+    ending: ExampleRound | None = None
+    """A real round that ended without anyone going out (its scoring is shown too)."""
     edition: Edition = "player"
     report: Mapping[str, Any] | None = None
     """The rules check's report (the designer's edition prints what it found)."""
@@ -547,14 +552,32 @@ class _Builder:
 
     def scoring(self) -> Section:
         blocks = self.clause_blocks("scoring")
+        # the short example of a round nobody won by going out comes first: it follows the
+        # clause on such rounds, and it fills the page before the taller worked example
+        if self.x.ending is not None and (self.x.example is None or self.x.example.end == "out"):
+            blocks.append(self.worked_example(self.x.ending, another=True))
         if self.x.example is not None:
             blocks.append(self.worked_example(self.x.example))
         return Section("scoring", self.section_title("scoring"), tuple(blocks))
 
-    def worked_example(self, ex: ExampleRound) -> Box:
+    def worked_example(self, ex: ExampleRound, *, another: bool = False) -> Box:
+        """The end of a real round and its scoring, as the engine scored it. ``another``:
+        a second round that ended without anyone going out (its sums, no pictures)."""
         inner: list[Block] = []
         who = {"player": self.seat(ex.out_seat), "turns": ex.turns}
-        if ex.end == "out":
+        if another:
+            text = (
+                self._(
+                    "In another real round, nobody got rid of all their cards: it ended "
+                    "after %(turns)d turns."
+                )
+                if self.cards
+                else self._(
+                    "In another real round, nobody got rid of all their tiles: it ended "
+                    "after %(turns)d turns."
+                )
+            )
+        elif ex.end == "out":
             text = (
                 self._(
                     "In the example round, %(player)s laid their last card after %(turns)d turns."
@@ -584,25 +607,34 @@ class _Builder:
                 left = self._("no cards left") if self.cards else self._("no tiles left")
                 lines.append((self.seat(seat), left))
                 continue
-            inner.append(
-                Figure(
-                    hand(
-                        list(tiles),
-                        style=self.x.style,
-                        unit_mm=self.fmt.width_mm / 27,
-                        max_width_mm=self.width - 10,
-                        title=self.seat(seat),
-                    ),
-                    self._("%(player)s still holds:", player=self.seat(seat))
-                    + " "
-                    + ", ".join(tile_text(t) for t in tiles),
+            if not another:
+                inner.append(
+                    Figure(
+                        hand(
+                            list(tiles),
+                            style=self.x.style,
+                            unit_mm=self.fmt.width_mm / 27,
+                            max_width_mm=self.width - 10,
+                            title=self.seat(seat),
+                        ),
+                        self._("%(player)s still holds:", player=self.seat(seat))
+                        + " "
+                        + ", ".join(tile_text(t) for t in tiles),
+                    )
                 )
-            )
             terms = [str(values.get(str(t), t.pips)) for t in tiles]
             total = ex.hand_values[seat]
+            label = self.seat(seat)
+            if another and len(tiles) <= SHORT_HAND:  # no pictures of the hands: name them
+                label += " (" + ", ".join(tile_text(t) for t in tiles) + ")"
+            elif another:  # a long hand: its count, and the tiles that count differently
+                special = [f"{tile_text(t)} = {values[str(t)]}" for t in tiles if str(t) in values]
+                label += " (" + self.pieces_count(len(tiles))
+                label += (", " + ", ".join(special) + ")") if special else ")"
+                terms = [str(total)]
             lines.append(
                 (
-                    self.seat(seat),
+                    label,
                     " + ".join(terms) + f" = {total}" if len(terms) > 1 else str(total),
                 )
             )
@@ -612,7 +644,7 @@ class _Builder:
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
             points.append((name, signed(value)))
-        if ex.play_points:  # score.ends: points during play, then the end of the round
+        if ex.play_points and not another:  # score.ends: during play, then the end
             during = []
             ending = []
             for side, members in enumerate(ex.sides):
@@ -622,7 +654,8 @@ class _Builder:
             inner.append(Sum(tuple(during), title=self._("Scored during play (the ends):")))
             inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
-        return Box(self._("Worked example"), tuple(inner), shows=self.score_shows(ex))
+        title = self._("Worked example: nobody goes out") if another else self._("Worked example")
+        return Box(title, tuple(inner), shows=self.score_shows(ex))
 
     def present(self, *ids: str) -> tuple[str, ...]:
         """Those of ``ids`` that the rules file has, in order, without repeats."""
@@ -668,6 +701,9 @@ class _Builder:
             ids += ["score.out", "score.bonus", "score.bands", "score.rounding"]
         else:
             ids += ["score.blocked", "score.bands", "score.rounding"]
+            during = ex.play_points or (0,) * len(ex.points)
+            if not any(p - d > 0 for p, d in zip(ex.points, during, strict=True)):
+                ids.append("score.tie")  # nobody scored for the end of this round
         values = self.tile_values()
         if any(str(t) in values for hand in ex.hands for t in hand):
             ids.append("score.values")

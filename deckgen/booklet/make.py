@@ -162,6 +162,8 @@ class Prepared:
     facts: PlayFacts | None
     example: ExampleRound | None
     pictures: Mapping[str, Pictures]
+    ending: ExampleRound | None = None
+    """A real round that ended without anyone going out (its scoring is shown too)."""
     """Card pictures per language: a card or cover in a booklet speaks its language."""
     report: Mapping[str, Any] | None = None
     """The rules check's report (printed in the designer's edition)."""
@@ -214,7 +216,10 @@ def prepare(
     report = check_report
     if edition == "designer" and report is None:
         report = quick_check(rules)
-    return Prepared(rules, facts, example, pictures, report)
+    from deckgen.booklet.play import ending_round
+
+    ending = ending_round(rules) if example is None or example.end == "out" else None
+    return Prepared(rules, facts, example, pictures, ending, report)
 
 
 DESIGNER_CHECK_ROUNDS = 2000
@@ -250,6 +255,7 @@ def render_booklet_pdf(
     extras = Extras(
         facts=prepared.facts,
         example=prepared.example,
+        ending=prepared.ending,
         cards=pictures.cards if pictures else (),
         card_count=pictures.card_count if pictures else None,
         age=age,
