@@ -105,8 +105,12 @@ def card_pictures(
     count: int = 5,
     display_mm: float = CARD_DISPLAY_MM,
     dpi: int = PHOTO_DPI,
+    reuse: Pictures | None = None,
 ) -> Pictures:
-    """Render a few cards of ``deck`` as JPEGs sized for ``display_mm`` at ``dpi``."""
+    """Render a few cards of ``deck`` as JPEGs sized for ``display_mm`` at ``dpi``.
+
+    ``reuse``: the same cards of the same deck in another language; only the cover
+    (where the deck's words are) is drawn again, the tile faces are taken from it."""
     from PIL import Image
 
     from deckgen.deck.render import render_cards
@@ -120,16 +124,22 @@ def card_pictures(
         )
     chosen = _chosen_cards(rules, count)
     render_dpi = max(36, round(dpi * display_mm / deck.width_mm))
-    pngs = render_cards(deck, chosen, fmt="png", dpi=render_dpi)
+    drawn = [n for n in chosen if reuse is None or n == "cover"]
+    pngs = render_cards(deck, drawn, fmt="png", dpi=render_dpi)
     assert isinstance(pngs, list)
+    by_name = dict(zip(drawn, pngs, strict=True))
     served: dict[str, tuple[bytes, str]] = {}
     cards = []
-    for name, png in zip(chosen, pngs, strict=True):
-        with Image.open(io.BytesIO(png)) as im:
-            buf = io.BytesIO()
-            im.convert("RGB").save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True, dpi=(dpi, dpi))
+    for name in chosen:
         key = card_url_name(name)
-        served[key] = (buf.getvalue(), "image/jpeg")
+        if name not in by_name and reuse is not None:
+            served[key] = reuse.served[key]
+        else:
+            with Image.open(io.BytesIO(by_name[name])) as im:
+                buf = io.BytesIO()
+                rgb = im.convert("RGB")
+                rgb.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True, dpi=(dpi, dpi))
+            served[key] = (buf.getvalue(), "image/jpeg")
         label = "" if name == "cover" else name.replace("-", "/")
         alt = deck.spec.name if name == "cover" else f"{deck.spec.name}: {label}"
         cards.append(CardPicture(url=f"deckgen:generated/{key}", alt=alt, label=label))
@@ -182,12 +192,17 @@ def _load_deck(rules: RuleSpec, deck: LoadedDeck | str | Path | None, lang: str)
 
 
 def _pictures_for(
-    rules: RuleSpec, deck: LoadedDeck | str | Path | None, fmt: PageFormat, lang: str, dpi: int
+    rules: RuleSpec,
+    deck: LoadedDeck | str | Path | None,
+    fmt: PageFormat,
+    lang: str,
+    dpi: int,
+    reuse: Pictures | None = None,
 ) -> Pictures:
     per_row = 5 if fmt.name == "a5" else 4
     display = min(CARD_DISPLAY_MM, (fmt.text_width_mm - (per_row - 1) * 3) / per_row)
     loaded = _load_deck(rules, deck, lang)
-    return card_pictures(loaded, rules, count=per_row, display_mm=display, dpi=dpi)
+    return card_pictures(loaded, rules, count=per_row, display_mm=display, dpi=dpi, reuse=reuse)
 
 
 def _play_for(
@@ -212,7 +227,10 @@ def prepare(
     pictures in each language (the designer's edition also needs a check report: the
     one given, else a short check run now)."""
     facts, example = _play_for(rules, check_report)
-    pictures = {lang: _pictures_for(rules, deck, fmt, lang, dpi) for lang in langs}
+    pictures: dict[str, Pictures] = {}
+    for lang in langs:  # the tile faces once; the cover, with the deck's words, per language
+        first = next(iter(pictures.values()), None)
+        pictures[lang] = _pictures_for(rules, deck, fmt, lang, dpi, reuse=first)
     report = check_report
     if edition == "designer" and report is None:
         report = quick_check(rules)
