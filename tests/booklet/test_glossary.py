@@ -136,3 +136,32 @@ def test_small_counts_are_words_in_the_turn_table(lang: str) -> None:
     for cell in draws:
         assert not DIGIT_COUNT[lang].search(cell), cell
         assert not re.search(r"\b1 (Karten|cards)\b", cell), cell
+
+
+# -- nothing the check contradicts -------------------------------------------------------
+EVEN = {"de": (r"gleichmäßig|gerecht", r"\bnur\b"), "en": (r"\bevenly\b|\bfair\b", r"\bonly\b")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_says_a_start_rotation_is_even_when_the_check_finds_it_uneven(lang: str) -> None:
+    """The card-domino notes said a rotating starter "spreads the first-move advantage
+    evenly"; with 3 players and 4 rounds one player begins twice, and the check warns.
+    Where the rotation is uneven for some player count, a sentence about it that calls
+    it even or fair must say when ("only when ...")."""
+    from deckgen.rulecheck.diagnostics import start_rotation
+
+    claim, qualifier = (re.compile(x) for x in EVEN[lang])
+    bad = []
+    for rules in list_rules():
+        uneven = any(
+            (starts := start_rotation(rules, n)) is not None and len(set(starts)) > 1
+            for n in rules.player_counts
+        )
+        if not uneven:
+            continue
+        texts_ = [n.reason for n in rules.notes(lang)] + [n.decision for n in rules.notes(lang)]
+        for text in texts_:
+            for sentence in re.split(r"(?<=[.!?])\s+", text):
+                if claim.search(sentence) and not qualifier.search(sentence):
+                    bad.append(f"{rules.id}: {sentence}")
+    assert not bad, bad
