@@ -226,6 +226,10 @@ def prepare(
     """Play the example round and get the facts once for every language; draw the card
     pictures in each language (the designer's edition also needs a check report: the
     one given, else a short check run now)."""
+    from deckgen.booklet.hyphenation import prime
+
+    # parsed once per machine: WeasyPrint and the cover's text fitting both hyphenate
+    prime((*LANGS, "en_US", "de_DE"))
     facts, example = _play_for(rules, check_report)
     pictures: dict[str, Pictures] = {}
     for lang in langs:  # the tile faces once; the cover, with the deck's words, per language
