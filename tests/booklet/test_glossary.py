@@ -165,3 +165,26 @@ def test_no_text_says_a_start_rotation_is_even_when_the_check_finds_it_uneven(la
                 if claim.search(sentence) and not qualifier.search(sentence):
                     bad.append(f"{rules.id}: {sentence}")
     assert not bad, bad
+
+
+HUMAN = ("--human", "1", "--seed", "4")
+
+
+def test_human_play_says_one_tile_not_1_tiles() -> None:
+    """`rules play --human` listed the others' hands as "seat 2: 1 tiles"."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckgen", "rules", "play", "two-player", *HUMAN],
+        input="1\n" * 400,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    counts = re.findall(r"seat 2: (\d+) (tiles?)\b", proc.stdout)
+    assert counts, "the others' hands are not listed"
+    assert all((n == "1") == (word == "tile") for n, word in counts), sorted(set(counts))
+    assert ("1", "tile") in counts  # the case that was wrong is reached
