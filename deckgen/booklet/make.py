@@ -85,6 +85,10 @@ def demo_deck(rules: RuleSpec, lang: str) -> LoadedDeck:
     )
     data = tomllib.loads(text)
     data["language"] = lang
+    cover = data.setdefault("cover", {})  # the starter's own words are English
+    cover["subtitle"] = translations(lang).gettext("A domino for %(players)s players") % {
+        "players": rules.text_params(lang)["players"]
+    }
     return deck_from_data(data, path=PROJECT_ROOT / "demo-deck.toml")
 
 

@@ -183,6 +183,7 @@ def test_impose_without_print_makes_the_print_edition(tmp_path: Path) -> None:
     [
         ("two-player", {"de": "Domino zu zweit", "en": "Two-Player Domino"}),
         ("card-domino", {"de": "Bilder-Domino", "en": "Picture Domino"}),
+        ("mexican-train", {"de": "Mexikanischer Zug", "en": "Mexican Train"}),
     ],
 )
 def test_card_pictures_in_the_booklets_language(rules_id: str, names: dict[str, str]) -> None:
@@ -197,6 +198,8 @@ def test_card_pictures_in_the_booklets_language(rules_id: str, names: dict[str, 
         cover = deck.spec.cover
         assert other not in str(cover.title if cover else "")
         assert other not in str(cover.subtitle if cover else "")
+        subtitle = str(cover.subtitle if cover else "")
+        assert ("Spieler" in subtitle) == (lang == "de"), subtitle  # not "Our family domino"
 
 
 def test_each_language_gets_its_own_card_pictures() -> None:
