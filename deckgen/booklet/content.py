@@ -613,7 +613,7 @@ class _Builder:
                         hand(
                             list(tiles),
                             style=self.x.style,
-                            unit_mm=self.fmt.width_mm / 27,
+                            unit_mm=self.fmt.width_mm / 31,
                             max_width_mm=self.width - 10,
                             title=self.seat(seat),
                         ),
