@@ -92,6 +92,19 @@ def test_every_glossary_term_is_used(lang: str) -> None:
     assert not unused, f"glossary terms no {lang} text uses: {unused}"
 
 
+def test_zug_is_a_train_never_a_turn() -> None:
+    """In German "Zug" is the train (Mexican Train); a turn is a "Spielzug". In a game
+    without trains the word "Zug" has nothing to mean but a turn, so it must not appear."""
+    bad = []
+    for rules in list_rules():
+        if rules.params.board.shape == "trains":
+            continue
+        items = [rules.summary("de")] + [c.text for s in rules.sections("de") for c in s.clauses]
+        items += [t for n in rules.notes("de") for t in (n.decision, n.reason)]
+        bad += [f"{rules.id}: {t}" for t in items if re.search(r"\bZug(e|es|s)?\b", t)]
+    assert not bad, "\n".join(bad)
+
+
 # -- numbers as words ------------------------------------------------------------------
 COUNTED = {
     "de": r"(Karten?|Steinen?|Steine|mal|-mal|Runden?|Spielzügen?|Spieler[n]?)\b",
