@@ -128,7 +128,7 @@ class DesignerPart:
         ]
         rows.sort(key=lambda r: [labels[k] for k in SEVERITY_ORDER].index(r[0]))
         if rows:
-            blocks.append(Table((self._("Severity"), self._("Finding")), tuple(rows)))
+            blocks.append(Table((self._("Severity"), self._("Finding")), tuple(rows), flows=True))
         else:
             blocks.append(Para(self._("The check found nothing to report.")))
         return Section("findings", self._("Findings of the rules check"), tuple(blocks))
@@ -241,7 +241,7 @@ class DesignerPart:
                         n=key,
                     )
                 ),
-                Table((self._("Clause"), self._("Decides"), self._("Shown by")), rows),
+                Table((self._("Clause"), self._("Decides"), self._("Shown by")), rows, flows=True),
             ),
         )
 
