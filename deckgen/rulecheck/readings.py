@@ -12,8 +12,8 @@ settles it in a file. :func:`reading_findings` plays the same deals (same seeds,
 random bots, the reference kernel) under both readings and reports a reading whose
 figures differ beyond chance (a paired z-test on the same deals, p < :data:`ALPHA`),
 unless the file already says which one it means: a ``[[note]]`` whose ``clauses`` name
-the reading's clause (or a clause it names in :attr:`Reading.notes`), or a clause text
-with one of the reading's settling phrases (:attr:`Reading.settled_by`).
+the reading's clause, or a clause text with one of the reading's settling phrases
+(:attr:`Reading.settled_by`).
 
 The replay runs only for files a reading applies to and that do not settle it, on
 about :data:`REPLAY_TURNS` turns per reading (a second or so).
@@ -77,8 +77,6 @@ class Reading:
     settled_by: tuple[str, ...] = ()
     """Phrases (lower case, English or German) of a clause text that say which reading
     the file means."""
-    notes: tuple[str, ...] = ()
-    """Other clause ids a deciding ``[[note]]`` may name instead of :attr:`clause`."""
     players: int = 2
     """The player count where the readings differ most (else the file's smallest)."""
 
@@ -128,7 +126,6 @@ READINGS: tuple[Reading, ...] = (
             "auch wenn er den pasch selbst gerade gezogen hat",
             "including the double",
         ),
-        notes=("play.satisfy_double",),
     ),
 )
 """Every clause the kernel can play two ways."""
@@ -142,8 +139,7 @@ def applicable(spec: RuleSpec) -> list[Reading]:
 def settled(spec: RuleSpec, reading: Reading) -> bool:
     """Whether the file says which reading it means: a note naming the clause, or a
     clause text with a settling phrase."""
-    named = {reading.clause, *reading.notes}
-    if any(named & set(n.clauses) for n in spec.params.note):
+    if any(reading.clause in n.clauses for n in spec.params.note):
         return True
     text = " ".join(
         f"{c.text.get('en')} {c.text.get('de')}".lower()
