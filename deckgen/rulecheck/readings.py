@@ -218,9 +218,17 @@ class Replay:
         return bool(self.differ) or self.parted_p < ALPHA
 
 
-def compare(spec: RuleSpec, reading: Reading, *, seed: int = 0) -> Replay:
+def compare(
+    spec: RuleSpec,
+    reading: Reading,
+    *,
+    seed: int = 0,
+    shared: dict[int, list[RoundResult]] | None = None,
+) -> Replay:
     """Play the same deals (and random choices) under the file's reading and the other,
-    about :data:`REPLAY_TURNS` turns each, and compare the reading's figures."""
+    about :data:`REPLAY_TURNS` turns each, and compare the reading's figures.
+    ``shared``: the file's reading's rounds by player count, played once for all the
+    readings of one file and seed (extended in place)."""
     from deckgen.rulecheck.diagnostics import z_upper
 
     counts = spec.player_counts
@@ -228,18 +236,19 @@ def compare(spec: RuleSpec, reading: Reading, *, seed: int = 0) -> Replay:
     t = compile_tables(spec, n)
     other = reading.other_tables(t)
     base = seed * 1_000_003 + 7
-    played: list[RoundResult] = []
+    done = (shared if shared is not None else {}).setdefault(n, [])
     alt: list[RoundResult] = []
     turns = 0
     batch = REPLAY_MIN
     while batch > 0:
-        seeds = [base + 2 * k for k in range(len(played), len(played) + batch)]
-        got = play_rounds(t, seeds)
-        played += got
+        k = len(alt)
+        seeds = [base + 2 * i for i in range(k, k + batch)]
+        done += play_rounds(t, seeds[len(done) - k :])
         alt += play_rounds(other, seeds)
-        turns += sum(r.turns for r in got)
-        left = math.ceil((REPLAY_TURNS - turns) * len(played) / turns)
-        batch = max(0, min(REPLAY_MAX - len(played), left))
+        turns += sum(r.turns for r in done[k : k + batch])
+        left = math.ceil((REPLAY_TURNS - turns) * len(alt) / turns)
+        batch = max(0, min(REPLAY_MAX - len(alt), left))
+    played = done[: len(alt)]
     figures = []
     for key in reading.figures:
         value = FIGURES[key][1]
@@ -312,10 +321,11 @@ def reading_findings(spec: RuleSpec, *, seed: int = 0) -> list[dict[str, Any]]:
     """``ambiguous_clause`` findings (graded ``warn``) for the readings of ``spec``
     that it does not settle and that make different games."""
     out = []
+    shared: dict[int, list[RoundResult]] = {}
     for reading in applicable(spec):
         if settled(spec, reading):
             continue
-        replay = compare(spec, reading, seed=seed)
+        replay = compare(spec, reading, seed=seed, shared=shared)
         if replay.matters:
             out.append(finding(reading, replay))
     return out

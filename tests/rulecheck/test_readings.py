@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from deckgen.api.checks import check_rules
+from deckgen.engine.results import RoundResult
 from deckgen.engine.tables import Tables, compile_tables
 from deckgen.rulecheck.readings import (
     ALPHA,
@@ -128,6 +129,11 @@ def test_the_same_seed_gives_the_same_replay(tmp_path: Path) -> None:
     first, again = compare(spec, reading, seed=5), compare(spec, reading, seed=5)
     assert first == again
     assert 200 <= first.rounds <= 3_000
+    # the file's own rounds, played once for every reading of the file, are the same
+    shared: dict[int, list[RoundResult]] = {}
+    compare(spec, READINGS[1], seed=5, shared=shared)
+    assert compare(spec, reading, seed=5, shared=shared) == first
+    assert compare(spec, reading, seed=6) != first
 
 
 @pytest.mark.parametrize("reading", READINGS, ids=[r.id for r in READINGS])
