@@ -75,14 +75,18 @@ class Reading:
     figures: tuple[str, ...]
     """Keys of :data:`FIGURES` the other reading changes."""
     settled_by: tuple[str, ...] = ()
-    """Phrases (lower case, English or German) of a clause text that say which reading
-    the file means."""
+    """Phrases (lower case, English or German) of a clause text that say the file means
+    the reading the kernel plays."""
     players: int = 2
     """The player count where the readings differ most (else the file's smallest)."""
 
 
-def _trains_drawing(p: RulesFile) -> bool:
-    return p.board.shape == "trains" and p.deal.rest == "stock" and p.turn.draw != "none"
+def _trains(p: RulesFile) -> bool:
+    return p.board.shape == "trains"
+
+
+def _trains_limited_draw(p: RulesFile) -> bool:
+    return _trains(p) and p.deal.rest == "stock" and p.turn.draw == "limited"
 
 
 READINGS: tuple[Reading, ...] = (
@@ -94,17 +98,15 @@ READINGS: tuple[Reading, ...] = (
             "train that a pass has just opened"
         ),
         other=(
-            "the round ends after a full circle of passes with an empty stock, even when "
-            "a pass has opened a train that someone could now play on"
+            "the round ends after a full circle of passes with nothing left to draw, even "
+            "when a pass has opened a train that someone could now play on"
         ),
-        applies=_trains_drawing,
+        applies=_trains,
         other_tables=lambda t: replace(t, block_on_passes=True),
         figures=("blocked", "points"),
         settled_by=(
             "a pass has just opened",
             "den ein aussetzen eben geöffnet hat",
-            "nobody can play any more",
-            "full circle of passes",
         ),
     ),
     Reading(
@@ -118,13 +120,12 @@ READINGS: tuple[Reading, ...] = (
             "the limit counts the whole turn, so a player who drew the double they laid "
             "may not draw again to cover it"
         ),
-        applies=lambda p: _trains_drawing(p) and p.turn.draw == "limited",
+        applies=_trains_limited_draw,
         other_tables=lambda t: replace(t, draw_per_turn=True),
         figures=("draws", "passes", "blocked", "points"),
         settled_by=(
             "even if the double itself was just drawn",
             "auch wenn er den pasch selbst gerade gezogen hat",
-            "including the double",
         ),
     ),
 )
