@@ -41,7 +41,7 @@ ALPHA = 0.01
 PARTED_MIN = 0.01
 """The readings matter when they change the result of more than this share of rounds
 (one-sided test at :data:`ALPHA`), even when the averages stay within chance."""
-REPLAY_TURNS = 30_000
+REPLAY_TURNS = 50_000
 """Turns to play under each reading (the rounds follow from the file's round length)."""
 REPLAY_MIN, REPLAY_MAX = 200, 3_000
 """Rounds played under each reading, at least and at most."""
