@@ -47,7 +47,7 @@ def draw(t: Tables, stock: list[int], fits: int, before: int = 0) -> Draws:
     drawn: list[int] = []
     while True:
         if len(stock) <= reserve:  # checked first: end.reserve
-            return Draws(drawn, 0, reserve > 0, False)
+            return Draws(drawn, 0, reserve > 0 and not (drawn and t.reserve_pass), False)
         if limit and len(drawn) + before >= limit:
             return Draws(drawn, 0, False, True)
         i = stock.pop()

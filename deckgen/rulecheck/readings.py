@@ -89,6 +89,10 @@ def _trains_limited_draw(p: RulesFile) -> bool:
     return _trains(p) and p.deal.rest == "stock" and p.turn.draw == "limited"
 
 
+def _reserve(p: RulesFile) -> bool:
+    return p.deal.rest == "stock" and p.deal.stock_reserve > 0 and p.turn.draw != "none"
+
+
 READINGS: tuple[Reading, ...] = (
     Reading(
         id="blocked-after-passes",
@@ -126,6 +130,28 @@ READINGS: tuple[Reading, ...] = (
         settled_by=(
             "even if the double itself was just drawn",
             "auch wenn er den pasch selbst gerade gezogen hat",
+        ),
+    ),
+    Reading(
+        id="reserve-after-own-draws",
+        clause="end.reserve",
+        played=(
+            "the round ends at once when the player to move cannot lay a tile with only "
+            "the reserve left, even when that player's own draws have just brought the "
+            "stock down to it"
+        ),
+        other=(
+            "a player whose own draws bring the stock down to the reserve without a tile "
+            "that fits passes, and the round ends only when the next player cannot lay one"
+        ),
+        applies=_reserve,
+        other_tables=lambda t: replace(t, reserve_pass=True),
+        figures=("out", "passes", "points"),
+        settled_by=(
+            "own draws have just",
+            "own drawing has just",
+            "durch ziehen so weit geleert",
+            "selbst durch sein ziehen",
         ),
     ),
 )

@@ -1,8 +1,8 @@
 """The kernel plays the other reading of a clause when its tables say so.
 
-Two clauses of Mexican Train can be read two ways (``deckgen.rulecheck.readings``);
-the kernel plays the rules files' reading by default and the other one when a field
-of its tables is set (``Tables.block_on_passes``, ``Tables.draw_per_turn``). Each is
+Some clauses can be read two ways (``deckgen.rulecheck.readings``); the kernel plays
+the rules files' reading by default and the other one when a field of its tables is
+set (``Tables.block_on_passes``, ``Tables.draw_per_turn``, ``Tables.reserve_pass``). Each is
 proved here on the hand-made deal of its scenario file (``scenarios/``): the same
 deal and the same choices, played under both readings, the whole round written out.
 """
@@ -29,13 +29,14 @@ SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 def _scenario(name: str) -> tuple[RuleSpec, DealRecord, dict[str, Any]]:
     data = tomllib.loads((SCENARIOS / name).read_text())
-    spec = load_rules(data["rules"]).with_changes(data["changes"])
+    spec = load_rules(data["rules"])
+    spec = spec.with_changes(data["changes"]) if "changes" in data else spec
     index = {str(t): i for i, t in enumerate(spec.dset.tiles)}
     deal = data["deal"]
     record = DealRecord(
         hands=[[index[x] for x in h] for h in deal["hands"]],
         stock=[index[x] for x in deal["stock"]],
-        dead=[index[x] for x in deal["dead"]],
+        dead=[index[x] for x in deal.get("dead", [])],
     )
     return spec, record, data
 
@@ -127,7 +128,27 @@ def test_one_draw_per_turn_even_to_cover_a_drawn_double() -> None:
     assert "0 draws 5-6" in _described(spec, played)
 
 
-@pytest.mark.parametrize("field", ["block_on_passes", "draw_per_turn"])
+def test_a_pass_when_own_draws_reach_the_reserve() -> None:
+    """``end.reserve``, read as "the round ends when the next player cannot lay a
+    tile": seat 1's third draw leaves only the reserve of 2 and 5-6 does not fit the
+    turned-up 0-1, so it passes (the files' reading ends the round right there). Seat 2
+    lays 1-1 across the 1; seat 1 still has nothing for 0 or 1 with only the reserve
+    left, and the round ends. Seat 2 kept 2 pips fewer: 44 instead of 46."""
+    spec, deal, data = _scenario("end.reserve-after-own-draws.toml")
+    t = compile_tables(spec, 2)
+    script = ["0 draws 4-6", "0 draws 5-5", "0 draws 5-6", "0 passes", "1 plays 1-1 on 1 (end 1)"]
+    other = _play(spec, replace(t, reserve_pass=True), deal, script)
+    assert _described(spec, other) == script
+    assert other.end == "reserve"
+    assert list(other.points) == [-108, -44]
+    assert {"end.reserve", "play.pass"} <= set(other.clauses)
+    played = _play(spec, t, deal, data["expect"]["actions"])
+    assert _described(spec, played) == data["expect"]["actions"]
+    assert list(played.points) == data["expect"]["points"] == [-108, -46]
+    assert "play.pass" not in played.clauses
+
+
+@pytest.mark.parametrize("field", ["block_on_passes", "draw_per_turn", "reserve_pass"])
 def test_the_files_reading_is_the_default(field: str) -> None:
     """Compiled tables play the files' reading; a state copy keeps the turn's draws."""
     spec = load_rules("mexican-train")

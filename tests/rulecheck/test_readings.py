@@ -28,7 +28,7 @@ from deckgen.rulecheck.readings import (
     settled,
 )
 from deckgen.rulecheck.severity import TEXT
-from deckgen.rulespec import RuleSpec, load_rules, rules_from_data
+from deckgen.rulespec import RuleSpec, list_rules, load_rules, rules_from_data
 
 RULES = Path(__file__).resolve().parents[2] / "rules" / "mexican-train.toml"
 
@@ -78,9 +78,42 @@ def test_the_bundled_file_settles_both_readings() -> None:
     assert reading_findings(spec) == []
 
 
-def test_only_files_with_trains_have_these_readings() -> None:
-    for rules in ("two-player", "chicken-foot", "all-fives"):
-        assert applicable(load_rules(rules)) == [], rules
+def test_every_bundled_file_settles_its_readings() -> None:
+    arising = {}
+    for spec in list_rules():
+        found = applicable(spec)
+        assert all(settled(spec, r) for r in found), spec.id
+        arising[spec.id] = [r.clause for r in found]
+    assert arising["two-player"] == arising["card-domino"] == ["end.reserve"]
+    assert arising["chicken-foot"] == arising["all-fives"] == arising["block-classic"] == []
+
+
+def test_a_reserve_read_the_other_way_ends_rounds_differently(tmp_path: Path) -> None:
+    """two-player without its note reserve-mid-draw and with a plain end.reserve text:
+    a pass when one's own draws reach the reserve lets the next player lay more tiles."""
+    text = (RULES.parent / "two-player.toml").read_text(encoding="utf-8")
+    text = _without_note(text, "reserve-mid-draw")
+    start = text.index('[[clause]]\nid = "end.reserve"')
+    end = text.index("[[clause]]", start + 1)
+    text = text[:start] + RESERVE + text[end:]
+    path = tmp_path / "two-player-open.toml"
+    path.write_text(text, encoding="utf-8")
+    spec = load_rules(path)
+    [f] = reading_findings(spec)
+    assert f["clause"] == "end.reserve"
+    figures = f["figures"]
+    assert figures["passes"]["other"] > figures["passes"]["played"]
+    assert figures["passes"]["p_value"] < ALPHA
+    assert "the passes per round from" in f["message"]
+
+
+RESERVE = (
+    '[[clause]]\nid = "end.reserve"\nsection = "scoring"\n'
+    'text.de = "Sie endet auch, wenn nur noch {reserve} Steine im Vorrat liegen und der '
+    'Spieler am Zug nicht legen kann."\n'
+    'text.en = "It also ends when only {reserve} tiles are left in the stock and the player '
+    'to move cannot lay a tile."\n\n'
+)
 
 
 def test_a_sentence_or_a_note_naming_the_clause_settles_it(tmp_path: Path) -> None:
@@ -145,7 +178,8 @@ def test_each_reading_sets_one_kernel_field(reading: Reading) -> None:
     t = compile_tables(load_rules("mexican-train"), 2)
     other = reading.other_tables(t)
     changed = [f.name for f in fields(Tables) if getattr(t, f.name) != getattr(other, f.name)]
-    assert changed in (["block_on_passes"], ["draw_per_turn"])
+    assert changed in (["block_on_passes"], ["draw_per_turn"], ["reserve_pass"])
+    assert getattr(t, changed[0]) is False  # the files' reading is the kernel's default
 
 
 def test_check_rules_warns_and_says_which_clause(tmp_path: Path) -> None:
