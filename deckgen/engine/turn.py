@@ -9,7 +9,8 @@ the rules make the player do. Pure functions; the kernel
 - ``end.reserve``: with a reserve of ``deal.stock_reserve`` tiles, a player who has
   nothing to lay while only the reserve is left ends the round at once: the reserve is
   checked before every draw and again after the last one, so a player whose own
-  draws have just brought the stock down to the reserve ends the round too;
+  draws have just brought the stock down to the reserve ends the round too (under the
+  other reading, :attr:`Tables.reserve_pass`, that player passes instead);
 - ``play.play_drawn``: a drawn tile that fits must be laid at once, or (``may``) the
   player may keep it and pass;
 - ``play.pass`` and ``end.blocked``: a player who still cannot lay a tile passes; the
