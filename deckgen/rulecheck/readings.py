@@ -10,9 +10,11 @@ predicate on the rules' parameters), how the kernel plays the other reading (a f
 of :class:`~deckgen.engine.tables.Tables`), the outcome figures it changes and what
 settles it in a file. :func:`reading_findings` plays the same deals (same seeds,
 random bots, the reference kernel) under both readings and reports a reading whose
-figures differ beyond chance (a paired z-test on the same deals, p < :data:`ALPHA`),
-unless the file already says which one it means: a ``[[note]]`` whose ``clauses`` name
-the reading's clause, or a clause text with one of the reading's settling phrases
+figures differ beyond chance (a paired z-test on the same deals, p < :data:`ALPHA`) or
+that changes the result of more than :data:`PARTED_MIN` of the rounds (players meet
+the question in those rounds even when the averages hardly move), unless the file
+already says which one it means: a ``[[note]]`` whose ``clauses`` name the reading's
+clause, or a clause text with one of the reading's settling phrases
 (:attr:`Reading.settled_by`).
 
 The replay runs only for files a reading applies to and that do not settle it, on
