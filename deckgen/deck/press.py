@@ -22,7 +22,8 @@ class PressRules:
     """
 
     vendor: str | None = None
-    """The preset's name when the build is for one: sample content is refused then."""
+    """The preset's name when the build is for a print shop: sample content is refused
+    then (a home-printing preset only warns, as a build without a preset does)."""
     min_line_pt: float = 0.0
     solid_black: bool = False
     black_ink_lines: bool = False

@@ -126,6 +126,11 @@ class VendorPreset(BaseModel):
         default=7.0, ge=0, le=30, description="smallest light text on a dark ground"
     )
     min_line_pt: float = Field(default=0.25, ge=0, le=5, description="thinnest line")
+    print_shop: bool = Field(
+        default=True,
+        description="a shop prints the deck (a build refuses the starter's sample content "
+        "until it is replaced); false for printing at home, where it only warns",
+    )
     solid_black: bool = Field(
         default=False,
         description="black text and lines must be solid black ink (0/0/0/100), not a tint",

@@ -75,7 +75,7 @@ def press_rules(options: PrintOptions) -> PressRules:
     preset = options.preset
     cmyk = wants_cmyk(options)
     return PressRules(
-        vendor=preset.name if preset is not None else None,
+        vendor=preset.name if preset is not None and preset.print_shop else None,
         min_line_pt=preset.min_line_pt if preset is not None else 0.0,
         solid_black=bool(preset is not None and preset.solid_black and cmyk),
         black_ink_lines=cmyk,

@@ -221,8 +221,9 @@ def test_the_background_runs_into_the_bleed_and_the_tile_stays_inside(tmp_path: 
 
 def test_the_corner_index_starts_at_the_safe_zone(tmp_path: Path) -> None:
     """The top left corner of tile 2-3 at 2 px per mm: 6 px of bleed, 6 px of safe
-    margin, then the corner index "2|3" (dark on the background) from column 12 on;
-    the tile's corner below it."""
+    margin, then the corner index "2|3" (dark on the background) from row and column
+    12 on, inside the safe area rounded with the card's corner; the tile's corner
+    below it."""
     actual = card_pixels(tmp_path, card="2-3", px_per_mm=2, corner_index=True, box=(0, 0, 40, 26))
     assert_picture(
         actual,
@@ -239,10 +240,10 @@ def test_the_corner_index_starts_at_the_safe_zone(tmp_path: Path) -> None:
 |........................................|
 |........................................|
 |........................................|
-|........................................|
 |.............#....#.....................|
 |.............#....#.....................|
 |............##....#.....................|
+|........................................|
 |........................................|
 |........................................|
 |........................................|

@@ -1,7 +1,7 @@
 """The output folder can be trusted after any deckgen command.
 
 Shows: a build replaces the whole set of an earlier build into the same folder, whatever
-its preset (no ``cards/``, ink map or preflight left over; a file of the user's
+its preset (no ``cards/``, ``fronts.pdf``, ink map or preflight left over; a file of the user's
 own is kept); ``manifest.json`` records the preset, colour and options actually used
 (the ``--preset`` given, not the deck file's); and every file the manifest lists still
 matches its checksum after ``deck preview`` and ``deck check`` write into that folder.
@@ -52,9 +52,10 @@ def _mismatches(folder: Path) -> list[str]:
 def test_a_rebuild_replaces_the_whole_set_whatever_the_preset(tmp_path: Path) -> None:
     deck = finished_starter(tmp_path, "double-3")
     out = tmp_path / "out"
-    _invoke("deck", "build", str(deck), "--out", str(out), "--preset", "meinspiel", "-q")
+    args = ["deck", "build", str(deck), "--out", str(out), "--preset", "meinspiel", "-q"]
+    _invoke(*args, "--card-pdfs")
     first = _on_disk(out)
-    assert {"ink-map.png", "preflight.json"} <= first
+    assert {"ink-map.png", "preflight.json", "fronts.pdf", "backs.pdf"} <= first
     assert any(name.startswith("cards/") for name in first)
     (out / "notes.txt").write_text("my own notes", encoding="utf-8")
     _invoke("deck", "build", str(deck), "--out", str(out), "-q")
