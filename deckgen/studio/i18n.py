@@ -245,9 +245,11 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "weniger unter „Wer hat es gemacht“ oder lass die Regeln weg.",
     },
     "rules_wrong_set": {
-        "en": "{game} is played with another domino set. Choose a game for this set.",
-        "de": "{game} wird mit einem anderen Domino-Satz gespielt. Wähle ein Spiel "
-        "für diesen Satz.",
+        "en": "The short rules on the imprint card are those of {game}, which is played "
+        "with another domino set. Choose other rules for the imprint card (or none) first.",
+        "de": "Die Kurzregeln auf der Impressumskarte sind die von {game}, das mit einem "
+        "anderen Domino-Satz gespielt wird. Wähle zuerst andere Regeln für die "
+        "Impressumskarte (oder keine).",
     },
     "rules_unknown": {
         "en": "The studio does not know these rules. Choose a game from the list.",

@@ -341,12 +341,13 @@ class StudioProject:
         """What the deck code refused, as a message about the field the customer sees."""
         key = _error_key(exc, blame)
         what = exc.what
+        game = _rules_names(str((candidate.get("imprint") or {}).get("rules", "")))
+        if " but the deck is " in what:
+            # the set changed under the chosen short rules (or the rules under the set)
+            return {blame: Message.of("rules_wrong_set", game=game)}
         if key == "imprint.rules" or "imprint card" in what or "short rules" in what:
-            game = _rules_names(str((candidate.get("imprint") or {}).get("rules", "")))
             if "do not fit" in what:
                 return {"imprint.rules": Message.of("rules_do_not_fit", game=game)}
-            if " but the deck is " in what:
-                return {"imprint.rules": Message.of("rules_wrong_set", game=game)}
             if "unknown rules" in what:
                 return {"imprint.rules": Message.of("rules_unknown")}
         slot = next((s for s in all_slots(self.max_pip) if s.dotted == key), None)

@@ -267,3 +267,14 @@ def test_a_card_that_cannot_be_drawn_names_the_picture_in_german(
     message = card.json()["errors"]["_"]
     assert message.startswith("Zahl 3: „Scan.jpg“ ist ein JPEG, das in"), message
     assert not COMMAND_LINE.search(message), message
+
+
+def test_a_set_the_chosen_rules_cannot_play_is_refused_in_words(
+    client: TestClient, project: StudioProject
+) -> None:
+    client.post("/api/field", json={"key": "imprint.rules", "value": "card-domino"})
+    r = client.post("/api/field", json={"key": "set", "value": "double-6"}, headers=DE)
+    assert r.status_code == 400
+    message = r.json()["errors"]["set"]
+    assert message.startswith("Die Kurzregeln auf der Impressumskarte sind die von Karten-Domino")
+    assert project.get("set") == "double-7"
