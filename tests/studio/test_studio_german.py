@@ -197,13 +197,13 @@ def _distance(a: Any, b: Any) -> float:
 
 def _no_cut_off_at_any_width(page: Any, screenshot: Path | None = None) -> None:
     """Nothing cut off: at the narrowest width the page supports, just above the width
-    where it turns into one column, and wide."""
+    where it turns into one column, and wide (``screenshot``: the pictures at 360 px)."""
     for width in (NARROWEST_PX, 1000, 1400):
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(50)
         assert _cut_off(page) == [], width
         if width == NARROWEST_PX and screenshot is not None:
-            page.screenshot(path=str(screenshot))
+            page.locator("#pictures-panel").screenshot(path=str(screenshot))
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 
@@ -250,7 +250,7 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         assert _english_words(page) == []
 
         # nothing is cut off, German words included
-        _no_cut_off_at_any_width(page, docs / "studio-narrow-de.png")
+        _no_cut_off_at_any_width(page)
 
         # the sample checklist before the download lists every sample item, in German
         page.click("#dl-print")
@@ -306,6 +306,8 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         version = _wait_saved(page, version)
         page.select_option('[data-key="imprint.rules"]', "card-domino")
         version = _wait_saved(page, version)
+        # every slot now shows "Zuschneiden" and "Entfernen": nothing cut off, at any width
+        _no_cut_off_at_any_width(page, docs / "studio-narrow-de.png")
         # a broken upload is refused in German, naming the slot and the customer's file
         page.set_input_files(
             '[data-slot="value-5"] input[type=file]',
