@@ -104,6 +104,12 @@ class VendorPreset(BaseModel):
         default=True, description="the vendor prints only this card size (home presets: False)"
     )
     dpi: int = Field(default=300, ge=72, le=1200)
+    min_ppi: int | None = Field(
+        default=None,
+        ge=36,
+        le=1200,
+        description="lowest picture resolution the vendor accepts (default: dpi)",
+    )
     colour_space: ColourSpace = "rgb"
     crop_marks: bool = Field(default=False, description="crop marks on per-card PDF files")
     max_ink_percent: float = Field(default=300.0, ge=100, le=400)
@@ -120,6 +126,10 @@ class VendorPreset(BaseModel):
         default=7.0, ge=0, le=30, description="smallest light text on a dark ground"
     )
     min_line_pt: float = Field(default=0.25, ge=0, le=5, description="thinnest line")
+    solid_black: bool = Field(
+        default=False,
+        description="black text and lines must be solid black ink (0/0/0/100), not a tint",
+    )
     marks_allowed: bool = Field(
         default=True, description="the vendor accepts printer's marks in its files"
     )
@@ -147,6 +157,11 @@ class VendorPreset(BaseModel):
     backs_file: str = "backs"
     png: PngSettings = Field(default_factory=PngSettings)
     sheet: SheetSettings | None = None
+
+    @property
+    def picture_min_ppi(self) -> int:
+        """The lowest resolution a picture may print at for this vendor."""
+        return self.min_ppi if self.min_ppi is not None else self.dpi
 
     @field_validator("outputs")
     @classmethod
