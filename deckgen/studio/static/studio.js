@@ -304,6 +304,10 @@
       li.appendChild(button);
       list.appendChild(li);
     }
+    // a deck made for a printer gets no sample content: then there is no "anyway"
+    const blocked = state.samples.some((item) => item.blocking);
+    $("#samples-anyway").hidden = blocked;
+    $("#samples-blocked").hidden = !blocked;
     samplesDialog.returnValue = "";
     samplesDialog.showModal();
   }
