@@ -355,7 +355,7 @@ class Studio:
         if frame["fit"] != "cover":
             zoom = 1.0
         x, y = shown_focus(size, box_w / box_h, zoom, focus)
-        return badge_corner((x, y, x, y))
+        return badge_corner((x, y, x, y), box_w, box_h)
 
 
 async def _json(request: Request) -> dict[str, Any]:

@@ -344,8 +344,10 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
                 timeout=10_000,
             )
 
-        focus_at(0.8, 0.85, "tl")
-        focus_at(0.25, 0.25, "br")  # the sun at the upper left: the pips at the lower right
+        focus_at(0.8, 0.85, "top-left")
+        focus_at(
+            0.25, 0.25, "bottom-right"
+        )  # the sun at the upper left: the pips at the lower right
         assert page.locator("#crop-badge .pip").count() == 2
         assert _english_words(page) == []
         page.locator("#crop-dialog form").screenshot(path=str(docs / "studio-crop-de.png"))

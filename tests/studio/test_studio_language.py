@@ -204,7 +204,11 @@ def test_the_sample_checklist_lists_what_is_left(
 
 @pytest.mark.parametrize(
     ("focus", "zoom", "corner"),
-    [((0.5, 0.5), 1.0, "tl"), ((0.2, 0.2), 2.0, "br"), ((0.9, 0.9), 2.0, "tl")],
+    [
+        ((0.5, 0.5), 1.0, "top-left"),
+        ((0.2, 0.2), 2.0, "bottom-right"),
+        ((0.9, 0.9), 2.0, "top-left"),
+    ],
 )
 def test_the_badge_corner_for_the_crop_editor(
     client: TestClient, focus: tuple[float, float], zoom: float, corner: str
