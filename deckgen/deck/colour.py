@@ -108,10 +108,11 @@ MIN_LARGE_TEXT_CONTRAST = 3.0
 LARGE_TEXT_PT = 18.0
 
 
-def readable_mix(ink: RGB, ground: RGB, t: float, *, margin: float = 1.5) -> RGB:
+def readable_mix(ink: RGB, ground: RGB, t: float, *, margin: float = 1.7) -> RGB:
     """``ink`` moved towards ``ground`` by at most ``t`` (a quieter secondary text),
     but never so far that it stands out less than :data:`MIN_TEXT_CONTRAST` times
-    ``margin`` from ``ground`` (the margin keeps it readable after CMYK conversion)."""
+    ``margin`` from ``ground`` (the margin keeps it readable after CMYK conversion,
+    FOGRA39 and SWOP alike: a K-only grey measures lighter than drawn)."""
     step = t
     while step > 0:
         rgb = mix(ink, ground, step)

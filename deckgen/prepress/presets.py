@@ -251,19 +251,28 @@ class VendorPreset(BaseModel):
         ...     outputs=["card-pngs"], deck_sizes=[18, 36, 55], deck_sizes_source="x",
         ... )).deck_size_for(38)
         55
+
+        A deck larger than every published count keeps its own count (no guess):
+        :meth:`size_note` says what to ask the shop.
         """
         if not self.deck_sizes:
             return cards
         for size in self.deck_sizes:
             if size >= cards:
                 return size
+        return cards  # no published count: the cards as they are (see size_note)
+
+    def size_note(self, cards: int) -> str | None:
+        """What a customer must ask the shop when no published count fits ``cards``
+        (deckgen does not guess one: the files then hold the deck's cards, no blanks)."""
+        if not self.deck_sizes or any(size >= cards for size in self.deck_sizes):
+            return None
         sizes = ", ".join(str(n) for n in self.deck_sizes)
-        raise InputError(
-            f"this deck has {cards} cards, more than {self.name} prints: the card counts "
-            f"deckgen knows it to sell are {sizes}. Source: {self.deck_sizes_source}",
-            where=f"preset {self.name}: deck_sizes",
-            fix="use a smaller set, or ask the shop what it prints for a larger deck "
-            "(deckgen does not guess a card count), or choose another vendor",
+        return (
+            f"this deck has {cards} cards, more than any card count {self.name} publishes "
+            f"({sizes}; source: {self.deck_sizes_source}): the fronts and backs files hold "
+            f"the {cards} cards without blanks; ask the shop which product takes them "
+            "(deckgen does not guess a card count)"
         )
 
     def upload_cards(self, labels: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -281,7 +281,11 @@ def make_print_outputs(
     profile = profile_path(preset.output_profile if preset is not None else "fogra39")
     upload = None
     if "fronts-backs-pdf" in outputs:
-        upload = _upload_plan(labels, preset)  # refuses a deck too big before any work
+        upload = _upload_plan(labels, preset)
+        assert preset is not None
+        note = preset.size_note(len(upload[0]))
+        if note is not None:
+            reporter.warn(note)
     if result.cmyk:
         from deckgen.prepress.cmyk import convert_pdf
 

@@ -15,7 +15,7 @@ booklet prints its clauses. Public API (stable; additions only):
 >>> spec = load_rules("card-domino")
 >>> spec.hand_size(4), spec.params.turn.draw_limit
 (6, 3)
->>> "3" in spec.clause_text("play.draw_limit", "en")
+>>> "three" in spec.clause_text("play.draw_limit", "en")
 True
 """
 
