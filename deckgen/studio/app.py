@@ -232,7 +232,12 @@ class Studio:
                     for card, notes in self.previews.notes.items()
                 },
                 "samples": [
-                    {"key": i.key, "slot": i.slot, "text": i.message.text(lang)}
+                    {
+                        "key": i.key,
+                        "slot": i.slot,
+                        "text": i.message.text(lang),
+                        "blocking": i.blocking,
+                    }
                     for i in sample_items(project)
                 ],
                 "language_follows_page": bool(project.meta.get("follow_page_language")),
@@ -350,7 +355,7 @@ class Studio:
         if frame["fit"] != "cover":
             zoom = 1.0
         x, y = shown_focus(size, box_w / box_h, zoom, focus)
-        return badge_corner((x, y, x, y))
+        return badge_corner((x, y, x, y), box_w, box_h)
 
 
 async def _json(request: Request) -> dict[str, Any]:
@@ -584,6 +589,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         )
 
     async def print_zip(request: Request) -> Response:
+        from deckgen.deck.build import SampleContentError
         from deckgen.prepress.contract import ContractError
         from deckgen.studio.printing import build_print_zip, print_problems
 
@@ -591,6 +597,13 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         force = request.query_params.get("force") == "1"
         try:
             data, _warnings = await run_in_threadpool(build_print_zip, project, force=force)
+        except SampleContentError:
+            # the print step refuses sample content for a printer: say which, as the
+            # page's checklist does
+            left = await run_in_threadpool(sample_items, project)
+            items = "; ".join(i.message.text(lang) for i in left)
+            text = said({"_": Message.of("samples_left", items=items)}, lang)["_"]
+            return JSONResponse({"ok": False, "errors": {"_": text}}, 409)
         except ContractError as exc:
             # the printer's rules are broken: say which, in the customer's words, and let
             # them decide

@@ -82,6 +82,7 @@ FIELD_LABELS: dict[str, dict[Language, str]] = {
     "profile": {"en": "Printer", "de": "Druckerei"},
     "card": {"en": "Card", "de": "Karte"},
     "card.size": {"en": "Card size", "de": "Kartengröße"},
+    "card.background_picture": {"en": "Card background", "de": "Kartenhintergrund"},
     "card.orientation": {"en": "Card orientation", "de": "Ausrichtung der Karte"},
     "card.background": {"en": "Card colour", "de": "Kartenfarbe"},
     "card.corner_index": {"en": "Numbers in the corners", "de": "Zahlen in den Ecken"},
@@ -245,9 +246,11 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "weniger unter „Wer hat es gemacht“ oder lass die Regeln weg.",
     },
     "rules_wrong_set": {
-        "en": "{game} is played with another domino set. Choose a game for this set.",
-        "de": "{game} wird mit einem anderen Domino-Satz gespielt. Wähle ein Spiel "
-        "für diesen Satz.",
+        "en": "The short rules on the imprint card are those of {game}, which is played "
+        "with another domino set. Choose other rules for the imprint card (or none) first.",
+        "de": "Die Kurzregeln auf der Impressumskarte sind die von {game}, das mit einem "
+        "anderen Domino-Satz gespielt wird. Wähle zuerst andere Regeln für die "
+        "Impressumskarte (oder keine).",
     },
     "rules_unknown": {
         "en": "The studio does not know these rules. Choose a game from the list.",
@@ -378,6 +381,16 @@ MESSAGES: dict[str, dict[Language, str]] = {
         "en": "These would be printed as they are. Replace or remove each one; "
         "click an item to go to it.",
         "de": "Das würde so gedruckt. Ersetze oder entferne jeden Punkt; ein Klick führt dich hin.",
+    },
+    "page_samples_blocked": {
+        "en": "A print shop does not get sample content: the print files are made once "
+        "each item is replaced or removed.",
+        "de": "Eine Druckerei bekommt keinen Beispielinhalt: Die Druckdateien entstehen, "
+        "sobald jeder Punkt ersetzt oder entfernt ist.",
+    },
+    "samples_left": {
+        "en": "Sample content is still in the deck; replace or remove it first: {items}",
+        "de": "Im Spiel ist noch Beispielinhalt; ersetze oder entferne ihn zuerst: {items}",
     },
     "page_samples_back": {"en": "Back to the deck", "de": "Zurück zum Spiel"},
     "page_samples_anyway": {"en": "Print it anyway", "de": "Trotzdem drucken"},

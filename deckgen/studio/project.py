@@ -341,12 +341,13 @@ class StudioProject:
         """What the deck code refused, as a message about the field the customer sees."""
         key = _error_key(exc, blame)
         what = exc.what
+        game = _rules_names(str((candidate.get("imprint") or {}).get("rules", "")))
+        if " but the deck is " in what:
+            # the set changed under the chosen short rules (or the rules under the set)
+            return {blame: Message.of("rules_wrong_set", game=game)}
         if key == "imprint.rules" or "imprint card" in what or "short rules" in what:
-            game = _rules_names(str((candidate.get("imprint") or {}).get("rules", "")))
             if "do not fit" in what:
                 return {"imprint.rules": Message.of("rules_do_not_fit", game=game)}
-            if " but the deck is " in what:
-                return {"imprint.rules": Message.of("rules_wrong_set", game=game)}
             if "unknown rules" in what:
                 return {"imprint.rules": Message.of("rules_unknown")}
         slot = next((s for s in all_slots(self.max_pip) if s.dotted == key), None)
@@ -576,40 +577,36 @@ class SampleItem:
     slot: str | None
     """The picture slot (``value-3``, ``logo``), or None for a text field."""
     message: Message
+    blocking: bool = False
+    """True when the print files cannot be made while it is there (the deck is made for
+    a printer, and the print step refuses sample content for a printer)."""
 
 
 PICTURE_STYLES = frozenset({"pictures", "pictures+pips"})
-SAMPLE_TEXTS = ("name", "cover.subtitle", "imprint.text")
-_SAMPLE_WORD = {"name": "sample_name", "cover.subtitle": "sample_subtitle"}
-
-
-def _is_sample_text(key: str, value: Any) -> bool:
-    if not isinstance(value, str) or not value.strip():
-        return False
-    word_id = _SAMPLE_WORD.get(key, "sample_imprint")
-    return value.strip() in {v.strip() for v in WORDS[word_id].values()}
 
 
 def sample_items(project: StudioProject) -> list[SampleItem]:
-    """The sample content that would still reach the print files, in page order.
+    """The sample content that would still reach the print files, in card order.
 
-    Sample pictures (deckgen's ``demo:`` art) in every slot the cards print (the value
-    pictures only with a picture style), and the sample texts a new deck starts with
-    (its name, the starter's subtitle and imprint). The one place that decides what
-    counts as sample content; the page lists it before the download.
+    The deck code decides what counts (:func:`deckgen.deck.starter.sample_items`, the
+    list the print step refuses for a printer: sample pictures and the starter's sample
+    texts); the studio adds the sample name a new deck starts with, which it only
+    points out. Each is named as the page names its field or slot.
     """
+    from deckgen.deck.starter import sample_items as deck_samples
+
     with project.lock:
+        blocking = bool(project.get("preset"))
+        slots = {s.dotted: s.name for s in all_slots(project.max_pip)}
         items: list[SampleItem] = []
-        pictures_print = project.get("faces.style") in PICTURE_STYLES
-        for slot in all_slots(project.max_pip):
-            if slot.value is not None and not pictures_print:
-                continue
-            if is_demo(project.picture_ref(slot)):
-                msg_id = "sample_value_picture" if slot.value is not None else "sample_picture"
-                items.append(SampleItem(slot.dotted, slot.name, Message.of(msg_id, slot.dotted)))
-        for key in SAMPLE_TEXTS:
-            if _is_sample_text(key, project.get(key)):
-                items.append(SampleItem(key, None, Message.of("sample_text", key)))
+        name = project.get("name")
+        if isinstance(name, str) and name.strip() in WORDS["sample_name"].values():
+            items.append(SampleItem("name", None, Message.of("sample_text", "name")))
+        for item in deck_samples(project.loaded()):
+            slot = slots.get(item.key)
+            is_picture = slot is not None or item.key.endswith("picture")
+            msg_id = "sample_picture" if is_picture else "sample_text"
+            items.append(SampleItem(item.key, slot, Message.of(msg_id, item.key), blocking))
         return items
 
 

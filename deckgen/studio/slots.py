@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from deckgen.deck.face import BADGE_PAD, BADGE_SIDE, Corner
+from deckgen.deck.face import badge_corner as card_badge_corner
 from deckgen.deck.geometry import Box, CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import (
     cover_art_box,
@@ -142,52 +144,23 @@ def picture_quality(
     return {"ppi": round(ppi), "sharp": ppi >= TARGET_DPI - 0.5, "need_px": list(need)}
 
 
-Corner = Literal["tl", "tr", "bl", "br"]
-CORNERS: dict[Corner, tuple[float, float]] = {
-    "tl": (0.0, 0.0),
-    "tr": (1.0, 0.0),
-    "bl": (0.0, 1.0),
-    "br": (1.0, 1.0),
-}
-"""Each corner of a picture box in 0..1 units, origin top left (the first wins a tie)."""
-BADGE_SIDE = 0.36
-BADGE_PAD = 0.045
-"""The pip badge's side and its gap from the picture's edges, as shares of the picture
-box's width (as :func:`deckgen.deck.face.draw_badge` draws it)."""
-
-
-def badge_corner(region: tuple[float, float, float, float]) -> Corner:
-    """The corner of a card picture where the pip badge goes: the one farthest from the
-    focus region (left, top, right, bottom in 0..1 of the picture as the card shows it;
-    a focus point is a region with no size). A tie goes to the upper left, where the
-    badge sits when nothing is known.
-
-    The one place the studio decides it (the crop editor draws the badge there);
-    swap in the deck's own rule when the card chooses its corner the same way.
+def badge_corner(
+    region: tuple[float, float, float, float], box_w: float = 1.0, box_h: float = 1.0
+) -> Corner:
+    """The corner of a card picture (``box_w`` x ``box_h``) where the card puts the pip
+    badge, for a focus ``region`` (left, top, right, bottom in 0..1 of the picture as the
+    card shows it; a focus point is a region of no size): the deck's own rule,
+    :func:`deckgen.deck.face.badge_corner` (the corner farthest from the subject). The
+    crop editor asks here, so it draws the badge where the card will.
 
     >>> badge_corner((0.5, 0.5, 0.5, 0.5))
-    'tl'
+    'top-left'
     >>> badge_corner((0.1, 0.1, 0.3, 0.4))
-    'br'
+    'bottom-right'
     >>> badge_corner((0.6, 0.7, 0.9, 0.9))
-    'tl'
-    >>> badge_corner((0.2, 0.6, 0.4, 0.8))
-    'tr'
+    'top-left'
     """
-    left, top, right, bottom = region
-    cx, cy = (left + right) / 2, (top + bottom) / 2
-
-    def distance(corner: Corner) -> tuple[float, float]:
-        x, y = CORNERS[corner]
-        dx = max(left - x, 0.0, x - right)
-        dy = max(top - y, 0.0, y - bottom)
-        return (round(dx * dx + dy * dy, 9), round((x - cx) ** 2 + (y - cy) ** 2, 9))
-
-    best: Corner = "tl"
-    for corner in CORNERS:
-        if distance(corner) > distance(best):
-            best = corner
-    return best
+    return card_badge_corner(region, box_w, box_h)
 
 
 def shown_focus(

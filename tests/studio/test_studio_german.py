@@ -41,6 +41,10 @@ pytestmark = pytest.mark.slow
 
 NARROWEST_PX = 360
 """The narrowest window the page supports (a small phone held upright)."""
+WIDTHS = (NARROWEST_PX, 420, 500, 560, 620, 700, 780, 860, 1000, 1100, 1200, 1300, 1400)
+"""Window widths the text is measured at: every layout the page takes between a phone
+and a desktop (one column; one and two columns of picture slots beside the preview;
+one, two and three columns of fields)."""
 COLOURS = [
     (220, 30, 30),
     (30, 160, 60),
@@ -195,15 +199,17 @@ def _distance(a: Any, b: Any) -> float:
     return float(sum(abs(int(x) - int(y)) for x, y in zip(a, b, strict=True)))
 
 
-def _no_cut_off_at_any_width(page: Any, screenshot: Path | None = None) -> None:
+def _no_cut_off_at_any_width(
+    page: Any, screenshot: Path | None = None, widths: tuple[int, ...] = WIDTHS
+) -> None:
     """Nothing cut off: at the narrowest width the page supports, just above the width
-    where it turns into one column, and wide."""
-    for width in (NARROWEST_PX, 1000, 1400):
+    where it turns into one column, and wide (``screenshot``: the pictures at 360 px)."""
+    for width in widths:
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(50)
         assert _cut_off(page) == [], width
         if width == NARROWEST_PX and screenshot is not None:
-            page.screenshot(path=str(screenshot))
+            page.locator("#pictures-panel").screenshot(path=str(screenshot))
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 
@@ -250,7 +256,7 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         assert _english_words(page) == []
 
         # nothing is cut off, German words included
-        _no_cut_off_at_any_width(page, docs / "studio-narrow-de.png")
+        _no_cut_off_at_any_width(page, widths=(NARROWEST_PX, 1400))
 
         # the sample checklist before the download lists every sample item, in German
         page.click("#dl-print")
@@ -306,6 +312,8 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
         version = _wait_saved(page, version)
         page.select_option('[data-key="imprint.rules"]', "card-domino")
         version = _wait_saved(page, version)
+        # every slot now shows "Zuschneiden" and "Entfernen": nothing cut off, at any width
+        _no_cut_off_at_any_width(page, docs / "studio-narrow-de.png")
         # a broken upload is refused in German, naming the slot and the customer's file
         page.set_input_files(
             '[data-slot="value-5"] input[type=file]',
@@ -336,8 +344,10 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
                 timeout=10_000,
             )
 
-        focus_at(0.8, 0.85, "tl")
-        focus_at(0.25, 0.25, "br")  # the sun at the upper left: the pips at the lower right
+        focus_at(0.8, 0.85, "top-left")
+        focus_at(
+            0.25, 0.25, "bottom-right"
+        )  # the sun at the upper left: the pips at the lower right
         assert page.locator("#crop-badge .pip").count() == 2
         assert _english_words(page) == []
         page.locator("#crop-dialog form").screenshot(path=str(docs / "studio-crop-de.png"))

@@ -177,7 +177,15 @@ def test_the_sample_checklist_lists_what_is_left(
 ) -> None:
     state = client.get("/api/state", headers=DE).json()
     texts = [s["text"] for s in state["samples"]]
-    assert texts[:2] == ["Zahl 1: noch das Beispielbild", "Zahl 2: noch das Beispielbild"]
+    assert "Zahl 1: noch das Beispielbild" in texts
+    assert "Zahl 7: noch das Beispielbild" in texts
+    # for a printer, the sample pictures stop the print files; the sample name does not
+    blocking = {s["key"]: s["blocking"] for s in state["samples"]}
+    assert blocking["faces.pictures[0]"] is True
+    assert blocking["name"] is False
+    client.post("/api/field", json={"key": "profile", "value": ""})
+    assert not any(s["blocking"] for s in client.get("/api/state").json()["samples"])
+    client.post("/api/field", json={"key": "profile", "value": "meinspiel"})
     assert "Titelbild: noch das Beispielbild" in texts
     assert "Logo: noch das Beispielbild" in texts
     assert "Name des Spiels: noch der Beispieltext" in texts
@@ -196,7 +204,11 @@ def test_the_sample_checklist_lists_what_is_left(
 
 @pytest.mark.parametrize(
     ("focus", "zoom", "corner"),
-    [((0.5, 0.5), 1.0, "tl"), ((0.2, 0.2), 2.0, "br"), ((0.9, 0.9), 2.0, "tl")],
+    [
+        ((0.5, 0.5), 1.0, "top-left"),
+        ((0.2, 0.2), 2.0, "bottom-right"),
+        ((0.9, 0.9), 2.0, "top-left"),
+    ],
 )
 def test_the_badge_corner_for_the_crop_editor(
     client: TestClient, focus: tuple[float, float], zoom: float, corner: str
@@ -267,3 +279,27 @@ def test_a_card_that_cannot_be_drawn_names_the_picture_in_german(
     message = card.json()["errors"]["_"]
     assert message.startswith("Zahl 3: „Scan.jpg“ ist ein JPEG, das in"), message
     assert not COMMAND_LINE.search(message), message
+
+
+def test_a_set_the_chosen_rules_cannot_play_is_refused_in_words(
+    client: TestClient, project: StudioProject
+) -> None:
+    client.post("/api/field", json={"key": "imprint.rules", "value": "card-domino"})
+    r = client.post("/api/field", json={"key": "set", "value": "double-6"}, headers=DE)
+    assert r.status_code == 400
+    message = r.json()["errors"]["set"]
+    assert message.startswith("Die Kurzregeln auf der Impressumskarte sind die von Karten-Domino")
+    assert project.get("set") == "double-7"
+
+
+def test_print_files_with_sample_content_for_a_printer_are_refused_in_words(
+    client: TestClient, project: StudioProject
+) -> None:
+    r = client.get("/download/print.zip", headers=DE)
+    assert r.status_code == 409
+    message = r.json()["errors"]["_"]
+    assert message.startswith("Im Spiel ist noch Beispielinhalt; ersetze oder entferne ihn")
+    assert "Zahl 1: noch das Beispielbild" in message
+    assert "Logo: noch das Beispielbild" in message
+    assert not COMMAND_LINE.search(message), message
+    assert not (project.folder / "print" / "cards.pdf").exists()

@@ -304,6 +304,10 @@
       li.appendChild(button);
       list.appendChild(li);
     }
+    // a deck made for a printer gets no sample content: then there is no "anyway"
+    const blocked = state.samples.some((item) => item.blocking);
+    $("#samples-anyway").hidden = blocked;
+    $("#samples-blocked").hidden = !blocked;
     samplesDialog.returnValue = "";
     samplesDialog.showModal();
   }
@@ -409,7 +413,7 @@
 
   // the pip badge, at the corner the server says the card will put it (one rule, there)
   let badgeAsked = 0;
-  let badgeCorner = "tl";
+  let badgeCorner = "top-left";
 
   function placeBadge(slot, f, scale) {
     const el = $("#crop-badge");
@@ -419,8 +423,8 @@
     const pad = b.pad * boxW;
     el.style.width = `${side}px`;
     el.style.height = `${side}px`;
-    el.style.left = badgeCorner[1] === "l" ? `${pad}px` : `${boxW - pad - side}px`;
-    el.style.top = badgeCorner[0] === "t" ? `${pad}px` : `${f.box[3] * scale - pad - side}px`;
+    el.style.left = badgeCorner.endsWith("left") ? `${pad}px` : `${boxW - pad - side}px`;
+    el.style.top = badgeCorner.startsWith("top") ? `${pad}px` : `${f.box[3] * scale - pad - side}px`;
     el.dataset.corner = badgeCorner;
   }
 
