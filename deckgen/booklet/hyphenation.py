@@ -19,10 +19,13 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
+"""2: the patterns as one text of lines (version 1, a JSON object per pattern, took
+three times as long to read and check)."""
 MAX_BYTES = 32 * 1024 * 1024
 """A cached dictionary is about 2 MB (German); a bigger file is not ours."""
 
@@ -72,6 +75,12 @@ def _load(path: Path) -> Any:
     return hd
 
 
+_LINE = r"[^\t\n]+\t[0-9]+\t[0-9]+"
+_TABLE = re.compile(f"(?:{_LINE}\n)*{_LINE}")
+"""The cached table: one line per pattern, ``letters<TAB>start<TAB>values`` (each value
+a single digit, as in every ``hyph_*.dic``)."""
+
+
 def _read(cached: Path, digest: str) -> dict[str, tuple[int, tuple[int, ...]]] | None:
     from deckgen.errors import DeckgenError
     from deckgen.paths import read_limited
@@ -84,16 +93,16 @@ def _read(cached: Path, digest: str) -> dict[str, tuple[int, tuple[int, ...]]] |
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != digest:
         return None
     table = data.get("patterns")
-    if not isinstance(table, dict) or not table:
-        return None
+    if not isinstance(table, str) or _TABLE.fullmatch(table) is None:
+        return None  # checked in one pass: then every line is letters, a number, digits
+    parts = table.replace("\t", "\n").split("\n")
+    values: dict[str, tuple[int, ...]] = {}  # the same digits recur: decode each once
     out: dict[str, tuple[int, tuple[int, ...]]] = {}
-    try:
-        for key, (start, values) in table.items():
-            if type(start) is not int or not all(type(v) is int for v in values):
-                return None
-            out[key] = (start, tuple(values))
-    except (TypeError, ValueError):  # not pairs: not ours
-        return None
+    for key, start, digits in zip(parts[0::3], parts[1::3], parts[2::3], strict=True):
+        decoded = values.get(digits)
+        if decoded is None:
+            decoded = values[digits] = tuple(map(int, digits))
+        out[key] = (int(start), decoded)
     return out
 
 
@@ -103,12 +112,14 @@ def _write(cached: Path, digest: str, patterns: dict[str, Any]) -> None:
     from deckgen import atomic
     from deckgen.errors import DeckgenError
 
-    table: dict[str, list[Any]] = {}
+    lines = []
     for key, (start, values) in patterns.items():
-        if any(type(v) is not int for v in values):
+        if any(type(v) is not int or not 0 <= v <= 9 for v in values) or type(start) is not int:
             return
-        table[key] = [start, list(values)]
-    text = json.dumps({"format": FORMAT, "key": digest, "patterns": table})
+        if "\t" in key or "\n" in key:
+            return
+        lines.append(f"{key}\t{start}\t{''.join(map(str, values))}")
+    text = json.dumps({"format": FORMAT, "key": digest, "patterns": "\n".join(lines)})
     with contextlib.suppress(OSError, ValueError, DeckgenError):  # only the time is lost
         cached.parent.mkdir(parents=True, exist_ok=True)
         atomic.write_text(cached, text)

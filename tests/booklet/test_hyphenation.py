@@ -86,12 +86,17 @@ def test_a_second_run_reads_the_cache_and_parses_nothing(
 def test_a_damaged_cache_is_parsed_again_and_rewritten(fresh: Path) -> None:
     hyphenation.prime(("de",))
     (cached,) = fresh.glob("hyph-*de*.json")
-    for damage in ('{"format": 1, "key": "x"', '{"format": 1, "patterns": [1, 2]}', "[]"):
+    for damage in (
+        '{"format": 2, "key": "x"',
+        '{"format": 2, "patterns": [1, 2]}',
+        "[]",
+        cached.read_text("utf-8").replace("\\t", "\\tx", 1),  # a start that is no number
+    ):
         cached.write_text(damage, "utf-8")
         pyphen.hdcache.clear()
         hyphenation.prime(("de",))
         assert pyphen.Pyphen(lang="de").inserted("Spielregeln") == "Spiel-re-geln"
-        assert cached.read_text("utf-8").startswith('{"format": 1, "key": "')
+        assert cached.read_text("utf-8").startswith('{"format": 2, "key": "')
 
 
 def test_a_cache_folder_that_cannot_be_made_costs_only_time(
