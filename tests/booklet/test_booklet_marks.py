@@ -147,3 +147,9 @@ def test_real_press_booklet_sheets(card_domino_booklets: dict[str, Path], tmp_pa
     y = sheet_h - trim[3] - sum(spans) / 2
     px = [image.getpixel((round(x * 300 / 25.4) + d, round(y * 300 / 25.4))) for d in (-1, 0, 1)]
     assert min(sum(p) for p in px) < 60, f"no dark fold mark at ({x:.1f}, {y:.1f}) mm: {px}"
+
+
+def test_the_same_pages_give_the_same_sheets() -> None:
+    pages = bled_pages(6, 148, 210, 3)
+    first = impose_saddle_stitch(pages, need_marks=True)
+    assert impose_saddle_stitch(pages, need_marks=True) == first
