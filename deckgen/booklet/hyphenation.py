@@ -5,12 +5,14 @@ first time a process needs it: 0.6 s for German (a megabyte of patterns), a quar
 the time a booklet takes. :func:`prime` hands pyphen the patterns already parsed, from
 a JSON file in the user's cache folder (``$DECKGEN_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/deckgen``, else ``~/.cache/deckgen``), and writes that file on the
-first run that misses it. The file is named by the dictionary's SHA-256 and pyphen's
-version, holds nothing but the patterns (JSON, never pickle: whoever wrote the file,
-reading it runs no code), and is parsed again from the dictionary whenever it is
-missing, unreadable or does not match. A folder that cannot be written costs only the
-time saved. ``tests/booklet/test_hyphenation.py`` shows the primed patterns hyphenate
-exactly as pyphen's own.
+first run that misses it. The file is named by the dictionary's SHA-256 (without its
+comment lines: the Austrian and German dictionaries WeasyPrint and the cover ask for
+share one file and, in a process, one parsed table) and pyphen's version, holds
+nothing but the patterns (JSON, never pickle: whoever wrote the file, reading it runs
+no code; one line of text per pattern, checked in one pass), and is parsed again from
+the dictionary whenever it is missing, unreadable or does not match. A folder that
+cannot be written costs only the time saved. ``tests/booklet/test_hyphenation.py``
+shows the primed patterns hyphenate exactly as pyphen's own.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def prime(langs: tuple[str, ...]) -> None:
     cached now), unless this process has them already."""
     import pyphen
 
+    loaded: dict[str, Any] = {}  # by digest: de_AT and de_DE differ only in comments
     for lang in langs:
         name = pyphen.language_fallback(lang)
         if name is None:
@@ -52,26 +55,37 @@ def prime(langs: tuple[str, ...]) -> None:
         if path in pyphen.hdcache:
             continue
         with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
-            pyphen.hdcache[path] = _load(Path(path))
+            pyphen.hdcache[path] = _load(Path(path), loaded)
 
 
-def _load(path: Path) -> Any:
-    """The parsed patterns of the dictionary at ``path`` (a ``pyphen.HyphDict``)."""
+def _digest(raw: bytes) -> str:
+    """The dictionary's key: its SHA-256 without comment lines, and pyphen's version."""
     import pyphen
 
-    raw = path.read_bytes()
-    version = getattr(pyphen, "__version__", "0")
-    digest = hashlib.sha256(raw + str(version).encode()).hexdigest()[:32]
-    cached = cache_dir() / f"hyph-{path.stem}-{digest}.json"
+    lines = [line for line in raw.split(b"\n") if not line.startswith((b"%", b"#"))]
+    version = str(getattr(pyphen, "__version__", "0")).encode()
+    return hashlib.sha256(b"\n".join(lines) + b"\n" + version).hexdigest()[:32]
+
+
+def _load(path: Path, loaded: dict[str, Any]) -> Any:
+    """The parsed patterns of the dictionary at ``path`` (a ``pyphen.HyphDict``); the
+    one in ``loaded`` when a dictionary with the same patterns was loaded already."""
+    import pyphen
+
+    digest = _digest(path.read_bytes())
+    if digest in loaded:
+        return loaded[digest]
+    cached = cache_dir() / f"hyph-{digest}.json"
     patterns = _read(cached, digest)
     if patterns is not None:
         hd = pyphen.HyphDict.__new__(pyphen.HyphDict)
         hd.patterns = patterns
         hd.cache = {}
         hd.maxlen = max(len(key) for key in patterns)
-        return hd
-    hd = pyphen.HyphDict(path)
-    _write(cached, digest, hd.patterns)
+    else:
+        hd = pyphen.HyphDict(path)
+        _write(cached, digest, hd.patterns)
+    loaded[digest] = hd
     return hd
 
 
