@@ -148,6 +148,10 @@ def main() -> None:
         f"time  deckgen de+en / anchor (one plain render): "
         f"{both['seconds'] / anchor['seconds']:.2f} (goal <= 1.3)"
     )
+    print(
+        f"cpu   deckgen de+en / anchor (one plain render): "
+        f"{both['cpu'] / anchor['cpu']:.2f} (goal <= 1.3)"
+    )
     print(f"size  deckgen / anchor: {ours['bytes'] / anchor['bytes']:.2f}")
     print(
         f"goals: <= 2 s: {'yes' if ours['seconds'] <= 2 else 'no'}"

@@ -1,7 +1,7 @@
 """Saddle-stitch imposition: booklet pages onto real sheets of paper, ready to fold.
 
 Takes a PDF of booklet pages (all the same size, with or without bleed); gives a PDF of
-sheet sides on real paper (A5 pages on A4, or SRA4 when they carry bleed and crop
+sheet sides on real paper (A5 pages on A4, or A3 when they carry bleed and crop
 marks; A6 pages on A4), the two pages of a spread centred, printed duplex (flip on the
 short edge), stacked, folded and stapled in the middle.
 
@@ -22,8 +22,9 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deckgen.booklet.paper import MARK_LENGTH_MM, SheetPlan, plan_sheet
+from deckgen.booklet.paper import SheetPlan, plan_sheet
 from deckgen.deck.geometry import MM
+from deckgen.prepress.marks import MARK_WIDTH_PT, REGISTRATION, registration_resources
 
 if TYPE_CHECKING:
     import pikepdf
@@ -85,26 +86,25 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> pikepdf.Array:
 
 def crop_mark_lines(plan: SheetPlan) -> list[tuple[float, float, float, float]]:
     """The crop and fold marks of a sheet as lines (x0, y0, x1, y1) in pt: two at each
-    corner of the trimmed spread and one above and below the fold, all outside the
-    bleed; none when the sheet has no room for them."""
-    if not plan.marks:
+    corner of the trimmed spread and one above and below the fold, beyond the bleed and
+    inside the paper's printable area (:attr:`SheetPlan.side_marks`,
+    :attr:`SheetPlan.end_marks`); none when the sheet has no room for them."""
+    side, end = plan.side_marks, plan.end_marks
+    if not plan.marks or side is None or end is None:
         return []
     x0, y0 = plan.trim_x0_mm * MM, plan.trim_y0_mm * MM
     x1, y1 = x0 + 2 * plan.page_w_mm * MM, y0 + plan.page_h_mm * MM
     fold = x0 + plan.page_w_mm * MM
-    off, length = plan.mark_offset_mm * MM, MARK_LENGTH_MM * MM
+    s0, s1 = side[0] * MM, side[1] * MM
+    e0, e1 = end[0] * MM, end[1] * MM
     lines = []
     for cx, sx in ((x0, -1), (x1, 1)):
         for cy, sy in ((y0, -1), (y1, 1)):
-            lines.append((cx + sx * off, cy, cx + sx * (off + length), cy))
-            lines.append((cx, cy + sy * off, cx, cy + sy * (off + length)))
+            lines.append((cx + sx * s0, cy, cx + sx * s1, cy))
+            lines.append((cx, cy + sy * e0, cx, cy + sy * e1))
     for cy, sy in ((y0, -1), (y1, 1)):
-        lines.append((fold, cy + sy * off, fold, cy + sy * (off + length)))
+        lines.append((fold, cy + sy * e0, fold, cy + sy * e1))
     return lines
-
-
-MARK_WIDTH_PT = 0.3
-"""Line width of the crop marks (at least the 0.25 pt print shops ask for)."""
 
 
 def impose_saddle_stitch(
@@ -143,6 +143,7 @@ def impose_saddle_stitch(
         w, h, b = boxes.width, boxes.height, boxes.bleed
         marks = crop_mark_lines(plan)
         sequence = padded_sequence(count, keep_last_page_last=keep_last_page_last)
+        colour = registration_resources(out) if marks else None
         for left, right in sheet_sides(len(sequence)):
             ops: list[str] = []
             xobjects = pikepdf.Dictionary()
@@ -164,17 +165,20 @@ def impose_saddle_stitch(
                     f"q {_num(cx0)} {_num(y0 - b)} {_num(cx1 - cx0)} {_num(h + 2 * b)} re W n "
                     f"1 0 0 1 {_num(tx)} {_num(ty)} cm {name} Do Q"
                 )
-            if marks:
-                ops.append(f"q 0 G {_num(MARK_WIDTH_PT)} w 0 J")
+            if marks:  # in registration colour: every ink prints them
+                ops.append(f"q {_num(MARK_WIDTH_PT)} w 0 J {REGISTRATION} CS 1 SCN")
                 ops += [f"{_num(a)} {_num(c)} m {_num(e)} {_num(d)} l S" for a, c, e, d in marks]
                 ops.append("Q")
             content = ("\n".join(ops) + "\n").encode() if ops else b"q Q\n"
+            resources = pikepdf.Dictionary(XObject=xobjects)
+            if colour is not None:
+                resources.ColorSpace = colour
             page = pikepdf.Dictionary(
                 Type=pikepdf.Name.Page,
                 MediaBox=_rect(0, 0, sheet_w, sheet_h),
                 TrimBox=_rect(x0, y0, x0 + 2 * w, y0 + h),
                 BleedBox=_rect(x0 - b, y0 - b, x0 + 2 * w + b, y0 + h + b),
-                Resources=pikepdf.Dictionary(XObject=xobjects),
+                Resources=resources,
                 Contents=out.make_stream(content),
             )
             out.pages.append(pikepdf.Page(page))

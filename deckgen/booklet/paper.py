@@ -10,8 +10,10 @@ names the sizes and a paper that fits.
 >>> plan.paper.name, plan.marks
 ('a4', False)
 >>> plan = plan_sheet(148, 210, bleed_mm=3, need_marks=True)   # print edition
->>> plan.paper.name, plan.marks
-('sra4', True)
+>>> plan.paper.name, plan.marks, plan.side_marks, plan.end_marks
+('a3', True, (3.5, 8.5), (3.5, 8.5))
+>>> plan_sheet(148, 210, bleed_mm=3, paper="sra4").end_marks is None  # 4.5 mm: no room
+True
 >>> plan_sheet(105, 148, bleed_mm=0).paper.name, plan_sheet(105, 148, bleed_mm=0).marks
 ('a4', True)
 """
@@ -22,6 +24,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from deckgen.errors import InputError
+from deckgen.prepress.marks import mark_span
+from deckgen.prepress.sheetlayout import MARK_EDGE_MM
 
 PaperName = Literal["a4", "a3", "sra4", "sra3", "letter", "tabloid"]
 
@@ -51,11 +55,8 @@ PAPERS: dict[str, Paper] = {
 DEFAULT_ORDER: tuple[str, ...] = ("a4", "sra4", "a3", "sra3")
 """Papers tried in turn when none is asked for: the smallest that holds the spread."""
 
-MARK_OFFSET_MM = 3.0
-"""Crop marks start this far from the trim (at least the bleed, so they never print on
-the page)."""
-MARK_LENGTH_MM = 4.0
-"""How long a crop mark is; marks are drawn only when the sheet has room for them."""
+MarkSpan = tuple[float, float]
+"""Where a crop mark lies, from the trim outwards: (start, end) in mm."""
 
 
 @dataclass(frozen=True)
@@ -87,21 +88,31 @@ class SheetPlan:
         return (self.sheet_h_mm - self.page_h_mm) / 2
 
     @property
-    def mark_offset_mm(self) -> float:
-        return max(MARK_OFFSET_MM, self.bleed_mm)
+    def side_marks(self) -> MarkSpan | None:
+        """The span of the marks left and right of the spread (the same numbers as the
+        card sheets', :func:`deckgen.prepress.marks.mark_span`), None: no room."""
+        return mark_span(self.trim_x0_mm, self.bleed_mm, MARK_EDGE_MM)
+
+    @property
+    def end_marks(self) -> MarkSpan | None:
+        """The span of the marks above and below the spread (fold marks too)."""
+        return mark_span(self.trim_y0_mm, self.bleed_mm, MARK_EDGE_MM)
 
 
 EPS_MM = 0.05
 """Sizes that differ by less than this are equal (an A5 page in pt is not exactly 148 mm)."""
 
 
-def _room(paper: Paper, page_w_mm: float, page_h_mm: float) -> float:
-    """The smallest margin between the trimmed spread and the sheet's edge."""
-    return min((paper.long_mm - 2 * page_w_mm) / 2, (paper.short_mm - page_h_mm) / 2)
+def _rooms(paper: Paper, page_w_mm: float, page_h_mm: float) -> tuple[float, float]:
+    """The margins between the trimmed spread and the sheet's edge: at the sides, and
+    above and below."""
+    return (paper.long_mm - 2 * page_w_mm) / 2, (paper.short_mm - page_h_mm) / 2
 
 
-def _marks_fit(room_mm: float, bleed_mm: float) -> bool:
-    return room_mm + EPS_MM >= max(MARK_OFFSET_MM, bleed_mm) + MARK_LENGTH_MM
+def _marks_fit(rooms: tuple[float, float], bleed_mm: float) -> bool:
+    """Crop marks of at least the shortest length fit on every side, inside the paper's
+    printable area (:data:`~deckgen.prepress.sheetlayout.MARK_EDGE_MM` from its edge)."""
+    return all(mark_span(room + EPS_MM, bleed_mm, MARK_EDGE_MM) is not None for room in rooms)
 
 
 def plan_sheet(
@@ -116,12 +127,15 @@ def plan_sheet(
 
     Without ``paper`` the first of A4, SRA4, A3, SRA3 that holds the spread (with its
     bleed, and with crop marks when ``need_marks``) is used. Crop marks are drawn
-    whenever the sheet has room for them.
+    whenever the sheet has room for them on every side: starting 3 mm beyond the trim
+    (and beyond the bleed), ending 3 mm inside the paper edge, at least 2 mm long (the
+    card sheets' rule, :mod:`deckgen.prepress.marks`). An A5 spread with 3 mm bleed on
+    SRA4 has 4.5 mm beyond its bleed above and below, too little: it goes on A3.
     """
 
     def fits(p: Paper) -> bool:
-        room = _room(p, page_w_mm, page_h_mm)
-        return room + EPS_MM >= bleed_mm and (not need_marks or _marks_fit(room, bleed_mm))
+        rooms = _rooms(p, page_w_mm, page_h_mm)
+        return min(rooms) + EPS_MM >= bleed_mm and (not need_marks or _marks_fit(rooms, bleed_mm))
 
     spread = f"{2 * page_w_mm + 2 * bleed_mm:g} x {page_h_mm + 2 * bleed_mm:g} mm"
     if paper is not None:
@@ -150,5 +164,5 @@ def plan_sheet(
                 fix="use a smaller booklet format",
             )
         chosen = candidates[0]
-    room = _room(chosen, page_w_mm, page_h_mm)
-    return SheetPlan(chosen, page_w_mm, page_h_mm, bleed_mm, _marks_fit(room, bleed_mm))
+    rooms = _rooms(chosen, page_w_mm, page_h_mm)
+    return SheetPlan(chosen, page_w_mm, page_h_mm, bleed_mm, _marks_fit(rooms, bleed_mm))

@@ -17,7 +17,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from deckgen.booklet.paper import MARK_LENGTH_MM, MARK_OFFSET_MM, plan_sheet
+from deckgen.booklet.paper import plan_sheet
 from deckgen.deck.geometry import MM
 from deckgen.errors import InputError
 
@@ -113,14 +113,15 @@ def test_cover_colour_runs_into_the_bleed(press: dict[str, Path]) -> None:
     assert _near(_pixel(inner, 1, h_mm / 2, dpi), (255, 255, 255), 3)  # text pages: white
 
 
-def test_imposed_print_edition_is_on_sra4_with_marks(press: dict[str, Path]) -> None:
+def test_imposed_print_edition_is_on_a3_with_marks(press: dict[str, Path]) -> None:
     with pikepdf.open(press["booklet-de-print.pdf"]) as pdf:
         prefs = pdf.Root.ViewerPreferences
         assert prefs.Duplex == pikepdf.Name.DuplexFlipShortEdge
         assert prefs.PrintScaling == pikepdf.Name("/None")
         for page in pdf.pages:
             media, trim, bleed = (_box(page, n) for n in ("/MediaBox", "/TrimBox", "/BleedBox"))
-            assert media == pytest.approx([0, 0, 320 * MM, 225 * MM], abs=0.05)  # SRA4
+            # A3: on SRA4 no crop mark fits above and below (issue 23, finding 4)
+            assert media == pytest.approx([0, 0, 420 * MM, 297 * MM], abs=0.05)
             assert trim[2] - trim[0] == pytest.approx(2 * A5[0], abs=0.1)
             assert trim[3] - trim[1] == pytest.approx(A5[1], abs=0.1)
             assert (trim[0] + trim[2]) / 2 == pytest.approx(media[2] / 2, abs=0.05)  # centred
@@ -138,10 +139,12 @@ def test_crop_marks_and_bleed_on_the_rasterised_sheet(press: dict[str, Path]) ->
     x0, x1 = trim[0], trim[2]
     top, bottom = sheet_h - trim[3], sheet_h - trim[1]  # from the top of the image
     fold = (x0 + x1) / 2
-    along = MARK_OFFSET_MM + MARK_LENGTH_MM / 2
+    spans = plan_sheet(148, 210, bleed_mm=3, need_marks=True).side_marks
+    assert spans is not None
+    along = sum(spans) / 2
 
     def dark(x: float, y: float) -> bool:
-        # a 0.3 pt line is about 1 pixel at 300 dpi: look at the pixel and its neighbours
+        # a 0.5 pt line is about 2 pixels at 300 dpi: look at the pixel and its neighbours
         return any(
             sum(_pixel(image, x + dx * 0.085, y + dy * 0.085, dpi)) < 300
             for dx in (-1, 0, 1)
@@ -267,7 +270,7 @@ def test_cli_print_edition_options(app: typer.Typer, tmp_path: Path) -> None:
     )
     assert bad.exit_code == 2, bad.output
     assert "does not fit on A4" in bad.stderr
-    assert "--paper sra4" in bad.stderr
+    assert "--paper a3" in bad.stderr
     assert not out.exists()
     alone = runner.invoke(
         app, ["rules", "booklet", "card-domino", "--paper", "a3", "--out", str(out)]

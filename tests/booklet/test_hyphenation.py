@@ -85,13 +85,27 @@ def test_a_second_run_reads_the_cache_and_parses_nothing(
 
 def test_a_damaged_cache_is_parsed_again_and_rewritten(fresh: Path) -> None:
     hyphenation.prime(("de",))
-    (cached,) = fresh.glob("hyph-*de*.json")
-    for damage in ('{"format": 1, "key": "x"', '{"format": 1, "patterns": [1, 2]}', "[]"):
+    (cached,) = fresh.glob("hyph-*.json")
+    for damage in (
+        '{"format": 2, "key": "x"',
+        '{"format": 2, "patterns": [1, 2]}',
+        "[]",
+        cached.read_text("utf-8").replace("\\t", "\\tx", 1),  # a start that is no number
+    ):
         cached.write_text(damage, "utf-8")
         pyphen.hdcache.clear()
         hyphenation.prime(("de",))
         assert pyphen.Pyphen(lang="de").inserted("Spielregeln") == "Spiel-re-geln"
-        assert cached.read_text("utf-8").startswith('{"format": 1, "key": "')
+        assert cached.read_text("utf-8").startswith('{"format": 2, "key": "')
+
+
+def test_austrian_and_german_patterns_are_read_once(fresh: Path) -> None:
+    """de (de_AT for pyphen) and de_DE differ only in a comment: one cache file, one
+    parsed table shared by both."""
+    hyphenation.prime(("de", "de_DE"))
+    assert len(list(fresh.glob("hyph-*.json"))) == 1
+    assert pyphen.hdcache[_dictionary_path("de")] is pyphen.hdcache[_dictionary_path("de_DE")]
+    assert pyphen.Pyphen(lang="de_DE").inserted("Spielregeln") == "Spiel-re-geln"
 
 
 def test_a_cache_folder_that_cannot_be_made_costs_only_time(
@@ -108,7 +122,7 @@ def test_a_cache_file_that_cannot_be_written_costs_only_time(fresh: Path) -> Non
     """The folder exists but the file cannot be put there (a folder in its place): the
     booklet goes on with pyphen's own parse."""
     hyphenation.prime(("de",))
-    (cached,) = fresh.glob("hyph-*de*.json")
+    (cached,) = fresh.glob("hyph-*.json")
     cached.unlink()
     cached.mkdir()  # the atomic rename onto it fails
     pyphen.hdcache.clear()
