@@ -5,7 +5,8 @@ bundled rules file and player count it measures rounds per second on one core (p
 CPU time, random bots, whole matches as the check plays them) for
 
 - the reference engine (``deckgen.rulecheck.chunks.run_chunk``, invariants off), and
-- the fast path (``deckgen.rulecheck.fastmatch.run_fast_chunk``) where it applies,
+- the fast path (``deckgen.rulecheck.fastmatch.run_fast_chunk``, on the engine the
+  registry chooses for a large run) where it applies,
 
 and prints the ratio. Then it times the whole ``deckgen rules check <id> --rounds
 100000 --quiet`` of every bundled file as a user runs it (a new process, all cores, the
@@ -25,10 +26,12 @@ import subprocess
 import sys
 import time
 
+from deckgen.engine.backends.matches import block_for
+from deckgen.engine.backends.registry import choose, unsupported
+from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck.check import CheckOptions, run_check
 from deckgen.rulecheck.chunks import ChunkTask, run_chunk
-from deckgen.rulecheck.fastline import unsupported
-from deckgen.rulecheck.fastmatch import FastTask, block_for, run_fast_chunk
+from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
 from deckgen.rulespec import RuleSpec, list_rules, load_rules
 
 GOAL_ROUNDS = 100_000
@@ -58,7 +61,10 @@ def reference_rate(spec: RuleSpec, n: int, seconds: float) -> float:
 def fast_rate(spec: RuleSpec, n: int, seconds: float) -> float:
     """Rounds per CPU second of the fast path (chunks as the check sizes them)."""
     m = spec.params.match
-    warm = run_fast_chunk(FastTask(_task(spec, n, 0, 0), 0, 50))  # imports, tables, numba
+    chosen = choose(spec, compile_tables(spec, n), ("random",) * n, 1 << 62)  # a large run
+    assert chosen is not None
+    engine = chosen.name
+    warm = run_fast_chunk(FastTask(_task(spec, n, 0, 0), 0, 50, engine))  # imports, numba
     per = sum(p.rounds for p in warm) / 50  # rounds a match
     fixed = m.end == "rounds" and m.tie != "play_on"
     size = max(1, round(12_500 / per))
@@ -67,7 +73,7 @@ def fast_rate(spec: RuleSpec, n: int, seconds: float) -> float:
     i = 1
     start = time.process_time()
     while True:
-        task = FastTask(_task(spec, n, 0, 0), i, size, block=block)
+        task = FastTask(_task(spec, n, 0, 0), i, size, engine, block=block)
         rounds += sum(p.rounds for p in run_fast_chunk(task))
         i += 1
         used = time.process_time() - start
@@ -107,7 +113,7 @@ def main() -> None:
     for spec in list_rules():
         for n in spec.player_counts:
             ref = reference_rate(spec, n, seconds)
-            why = unsupported(spec, ("random",), n)
+            why = unsupported(spec, compile_tables(spec, n), ("random",) * n)
             if why is None:
                 fast = fast_rate(spec, n, seconds)
                 print(f"{spec.id:<16}{n:>3}{ref:>12,.0f}{fast:>12,.0f}{fast / ref:>7.1f}x")

@@ -5,10 +5,10 @@ run. For double-twelve (every double across, 91 tiles) at 2 and 4 players and Al
 (spinner, points during play) at 2 and 4, prints rounds per CPU second (process time,
 one core) of
 
-- the compiled engine (:class:`~deckgen.rulecheck.jit_board.JitBoard`): deal, starter
+- the compiled engine (:class:`~deckgen.engine.backends.jit_board.JitBoard`): deal, starter
   rule, play and results of batches of 12,500 rounds with random bots, compile time
   excluded (one warm-up batch first);
-- the numpy board engine (:class:`~deckgen.rulecheck.fastboard.FastBoard`), the fallback
+- the numpy board engine (:class:`~deckgen.engine.backends.numpy_board.FastBoard`), the fallback
   without numba (it cannot score during play: not for All Fives);
 - the kernel;
 
@@ -27,9 +27,9 @@ from collections.abc import Callable
 import numpy as np
 
 from deckgen.engine import Engine, make_bots
+from deckgen.engine.backends.jit import HAVE_JIT
+from deckgen.engine.backends.numpy_board import FastBoard
 from deckgen.engine.tables import compile_tables
-from deckgen.rulecheck.fastboard import FastBoard
-from deckgen.rulecheck.jit import HAVE_JIT
 from deckgen.rulespec import load_rules
 
 CASES = (("double-twelve", 2), ("double-twelve", 4), ("all-fives", 2), ("all-fives", 4))
@@ -93,7 +93,7 @@ def main() -> None:
         kernel = kernel_rate(rid, n, seconds)
         compiled = numpy = float("nan")
         if HAVE_JIT:
-            from deckgen.rulecheck.jit_board import JitBoard
+            from deckgen.engine.backends.jit_board import JitBoard
 
             compiled = batch_rate(JitBoard(spec, tables), seconds)
         if not tables.ends_multiple:  # the numpy engine does not score during play

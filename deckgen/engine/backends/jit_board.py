@@ -1,13 +1,13 @@
 """The compiled fast path for the board games: spinner, every double crosswise (and the
-line, for sets too large for :class:`~deckgen.rulecheck.fastline.FastLine`'s masks),
+line, for sets too large for :class:`~deckgen.engine.backends.numpy_line.FastLine`'s masks),
 scoring during play included.
 
 Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`~deckgen.rulecheck.fastline.unsupported` accepts and the seats' bots (``random``
-or ``greedy``); gives :class:`~deckgen.rulecheck.fastline.Rounds` exactly as
-:class:`~deckgen.rulecheck.fastboard.FastBoard` does, from the same calls (``deal``,
+:func:`~deckgen.engine.backends.numpy_line.unsupported` accepts and the seats' bots (``random``
+or ``greedy``); gives :class:`~deckgen.engine.backends.rounds.Rounds` exactly as
+:class:`~deckgen.engine.backends.numpy_board.FastBoard` does, from the same calls (``deal``,
 ``first_rule``, ``play``). The deal, the starter rule and the play run as machine code
-(:func:`deckgen.rulecheck.jit.njit`), one round after another, with the decision numbers
+(:func:`deckgen.engine.backends.jit.njit`), one round after another, with the decision numbers
 drawn inside the compiled code from the numpy generator; without numba the same source
 runs as Python (far too slow for the check: there :mod:`deckgen.rulecheck.fastmatch`
 takes :class:`FastBoard` instead).
@@ -22,7 +22,7 @@ the drawn tile, and a pass when the rules let a player keep it), ``random`` pick
 the reserve, passing and the block as :mod:`deckgen.engine.turn` says; the count of the
 open ends after every tile laid and its points (:mod:`deckgen.engine.endcount`,
 ``score.ends``) for the side that laid it. Given the kernel's deals and one stream of
-decision numbers per round (:class:`~deckgen.rulecheck.fastline.RoundStreams`) it gives
+decision numbers per round (:class:`~deckgen.engine.backends.rounds.RoundStreams`) it gives
 the kernel's round results exactly (``tests/engine/test_backends_equal_jit_board.py``).
 The round's end is scored by :meth:`FastLine.score`, rounded (``score.rounding``), and the
 points scored during play are added, as :mod:`deckgen.engine.finish` does.
@@ -36,11 +36,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from deckgen.engine.backends.arrays import Hands
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.numpy_board import FastBoard
+from deckgen.engine.backends.protocol import Replay
+from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
 from deckgen.engine.tables import Tables
-from deckgen.rulecheck.batchcount import clause_bit
-from deckgen.rulecheck.fastboard import FastBoard
-from deckgen.rulecheck.fastline import Deals, Rounds, RoundStreams, put_back_doubles
-from deckgen.rulecheck.jit import njit
 from deckgen.rulespec import RuleSpec
 
 I64 = NDArray[np.int64]
@@ -612,6 +613,10 @@ class JitBoard(FastBoard):
         cfg[C_LAZY] = 1 if lazy else 0
         deal_rounds(rng, cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
         return LazyDeals(hands, rest, redeals) if lazy else Deals(hands, rest, redeals)
+
+    def hands_of(self, given: Replay) -> Hands:
+        """The kernel's dealt hands as deck indices (rounds, players, hand size)."""
+        return np.array([d.hands for d in given.deals], dtype=np.int64)
 
     def indices(self, hands: np.ndarray) -> I64:
         """Hands as deck indices (rounds, players, hand size), from this engine's deals

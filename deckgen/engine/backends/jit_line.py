@@ -1,12 +1,13 @@
 """The compiled fast path for line games: deal, starter and play of whole batches.
 
-Takes a rules file with a ``line`` board that :func:`supports` accepts (any number of
+Takes a rules file with a ``line`` board that the registry accepts (any number of
 tiles: hands are two 64-bit words, so double-twelve on a line fits too), the seats'
 bots (``random`` or ``greedy``) and a numpy generator; gives the outcome of every round
-as :class:`~deckgen.rulecheck.fastline.Rounds`, as :class:`~deckgen.rulecheck.fastline.FastLine`
-does, with the same interface (``deal``, ``first_rule``, ``play``), so
-:func:`~deckgen.rulecheck.fastmatch.make_fast` plays line games with it when
-:data:`~deckgen.rulecheck.jit.HAVE_JIT`.
+as :class:`~deckgen.engine.backends.rounds.Rounds`, as
+:class:`~deckgen.engine.backends.numpy_line.FastLine` does, with the same interface
+(``deal``, ``first_rule``, ``play``), so the registry
+(:mod:`deckgen.engine.backends.registry`) plays line games with it when
+:data:`~deckgen.engine.backends.jit.HAVE_JIT`.
 
 Each round is played to its end in one compiled loop (one round after the other, not
 in lock-step): the same rules as the kernel (:class:`~deckgen.engine.state.RoundState`)
@@ -16,7 +17,7 @@ another number), a random bot picks ``moves[floor(u * len(moves))]`` with one nu
 ``u`` per decision (a forced lead too; one more move, "keep the drawn tile and pass",
 when ``turn.play_drawn = "may"``), greedy lays the heaviest tile (end 0 first, lowest
 index on ties). To prove the engine equal to the kernel, the numbers come from one
-array per round (:class:`~deckgen.rulecheck.fastline.RoundStreams`, the k-th decision
+array per round (:class:`~deckgen.engine.backends.rounds.RoundStreams`, the k-th decision
 uses the k-th number) with the kernel's deals; the rules check's own batches take them
 from the numpy generator inside the compiled code, several choices from one number
 (:data:`RECYCLE`), so their figures equal the numpy engine's statistically, not number
@@ -26,7 +27,7 @@ The deal is drawn inside the compiled code too: the kernel's partial Fisher-Yate
 (``floor(u * size)`` per tile placed), dealt again while the redeal rules say so; the
 stock of these deals (:class:`LazyDeals`) is shuffled one draw at a time during play
 (:data:`P_LAZY`). Written in the subset of Python that numba compiles;
-:func:`~deckgen.rulecheck.jit.python_source` runs the same source as plain Python (slow;
+:func:`~deckgen.engine.backends.jit.python_source` runs the same source as plain Python (slow;
 the tests use it on a few rounds).
 """
 
@@ -36,16 +37,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.numpy_line import FastLine
+from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams
 from deckgen.engine.setup import MAX_REDEALS
-from deckgen.engine.tables import Tables, compile_tables
-from deckgen.rulecheck.fastline import Deals, FastLine, Rounds, RoundStreams, unsupported
-from deckgen.rulecheck.jit import njit
+from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from deckgen.rulecheck.arrays import Hands
+    from deckgen.engine.backends.arrays import Hands
+    from deckgen.engine.backends.protocol import Replay
 
 # ---------------------------------------------------------------- parameter layout
 # P (int64 vector): the rules as numbers
@@ -87,21 +90,6 @@ LOW53 = (1 << 53) - 1
 
 METHODS = {"penalty": 0, "winner_takes": 1, "lowest_takes_differences": 2}
 FIRST_STARTERS = {"seat": 0, "highest_double": 1, "required_double": 2}
-
-
-def plays(t: Tables) -> bool:
-    """Whether the compiled line engine plays rounds of ``t`` (the rules file's other
-    limits, bots included, are :func:`~deckgen.rulecheck.fastline.unsupported`'s)."""
-    return t.shape == "line" and t.players <= MAX_SEATS and len(t.tiles) <= 128
-
-
-def supports(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
-    """Why the compiled line engine cannot play this file (None: it can)."""
-    if not plays(compile_tables(spec, players)):
-        return f"not a line layout of at most 128 tiles and {MAX_SEATS} players"
-    if spec.params.scoring.round_to is not None:
-        return "round points are rounded (the compiled board engine rounds them)"
-    return unsupported(spec, bots, players)
 
 
 # ---------------------------------------------------------------- bit helpers
@@ -656,7 +644,7 @@ class LazyDeals(Deals):
 class JitLine(FastLine):
     """Plays batches of rounds of one line rules file and player count, compiled.
 
-    The interface of :class:`~deckgen.rulecheck.fastline.FastLine` (``deal``,
+    The interface of :class:`~deckgen.engine.backends.numpy_line.FastLine` (``deal``,
     ``first_rule``, ``play``, ``n``, ``nsides``, ``side_of``, ``spec``); deals hold
     hands as (rounds, players, 2) 64-bit words.
     """
@@ -715,6 +703,15 @@ class JitLine(FastLine):
         self.rest_width = self.ntiles - n * t.hand_size
         self.dtype: Any = np.uint64
         """One-word hands (rounds, players) are taken too, where the deck fits in 64 bits."""
+
+    def hands_of(self, given: Replay) -> Hands:
+        """The kernel's dealt hands as (rounds, players, 2) 64-bit words."""
+        out = np.zeros((len(given.deals), self.n, 2), dtype=np.uint64)
+        for g, d in enumerate(given.deals):
+            for s, h in enumerate(d.hands):
+                mask = sum(1 << i for i in h)
+                out[g, s] = (mask & 0xFFFFFFFFFFFFFFFF, mask >> 64)
+        return out
 
     def _params(self, kinds: tuple[str, ...], lazy: bool) -> NDArray[np.int64]:
         p = self.params.copy()
@@ -784,8 +781,3 @@ class JitLine(FastLine):
             winners=out[:, pts + ns : pts + 2 * ns] != 0,
             redeals=redeals,
         )
-
-
-def make_jit_line(spec: RuleSpec, players: int) -> JitLine:
-    """The compiled line engine for a rules file and player count."""
-    return JitLine(spec, compile_tables(spec, players))

@@ -2,12 +2,12 @@
 Chicken Foot (``chicken_foot``).
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`deckgen.rulecheck.trains_scope.unsupported` accepts; gives the outcome of every round as
-:class:`~deckgen.rulecheck.fastline.Rounds`, and whole matches
-(:meth:`JitTrains.match_rounds`) for :mod:`deckgen.rulecheck.fastmatch`. One compiled
+the registry accepts (:mod:`deckgen.engine.backends.registry`); gives the outcome of every
+round as :class:`~deckgen.engine.backends.rounds.Rounds`, and whole matches
+(:meth:`JitTrains.play_matches`). One compiled
 function, :func:`play_batch`, deals, sets out the round's station double, plays the
 round with random and greedy bots and scores it, one round after the other, all inside
-numba (:mod:`deckgen.rulecheck.jit`); without numba it runs as plain Python (slow, but
+numba (:mod:`deckgen.engine.backends.jit`); without numba it runs as plain Python (slow, but
 the same source, so the tests prove it too).
 
 It follows the kernel (:class:`~deckgen.engine.state.RoundState` with
@@ -32,24 +32,26 @@ step for step:
 - scoring ``penalty`` (every side loses its own pips, ``out_bonus`` to the side out).
 
 Given the kernel's deals and one array of decision numbers per round, it gives the
-kernel's round results exactly (``tests/engine/test_backends_equal_jit_trains.py``);
+kernel's round results exactly (``tests/engine/test_conformance.py``);
 in the rules check it deals and decides from one numpy generator inside the compiled code.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from deckgen.engine.tables import Tables, compile_tables
-from deckgen.rulecheck.batchcount import clause_bit
-from deckgen.rulecheck.fastline import Rounds
-from deckgen.rulecheck.jit import njit
-from deckgen.rulecheck.trains_scope import SHAPES
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.rounds import Rounds, clause_bit
+from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
+
+if TYPE_CHECKING:
+    from deckgen.engine.backends.matches import Matches
+    from deckgen.engine.backends.protocol import Replay
 
 MAX_ENDS = 256
 CENTRE_ARMS = 6
@@ -578,7 +580,7 @@ class JitTrains:
         cfg[C_T] = nt
         cfg[C_V] = nv
         cfg[C_HAND] = t.hand_size
-        cfg[C_SHAPE] = SHAPES.index(t.shape)
+        cfg[C_SHAPE] = ("trains", "chicken_foot").index(t.shape)
         cfg[C_RESERVE] = t.reserve
         cfg[C_LIMIT] = t.draw_limit
         cfg[C_DRAW] = int(t.draw != "none")
@@ -648,19 +650,34 @@ class JitTrains:
             np.zeros((0, 1), dtype=np.float64),
         )
 
-    def match_rounds(self, rng: Any, matches: int, kinds: tuple[str, ...]) -> Rounds:
+    def replay(self, given: Replay, kinds: tuple[str, ...], fn: Any = None) -> Rounds:
+        """The kernel's rounds again: its deals (before the station double is set out),
+        round numbers, starters and decision numbers (``fn``: :func:`play_batch` or its
+        Python source)."""
+        g = len(given.deals)
+        hands = np.zeros((g, self.n, 2), dtype=np.uint64)
+        for k, d in enumerate(given.deals):
+            for s, hand in enumerate(d.hands):
+                for i in hand:
+                    hands[k, s, i >> 6] |= np.uint64(1 << (i & 63))
+        rest = given.rest(len(self.t.tiles) + 1, fill=-1)
+        rno = np.asarray(given.round_no, dtype=np.int64)
+        starter = np.asarray(given.starter, dtype=np.int64)
+        numbers = np.ascontiguousarray(given.numbers, dtype=np.float64)
+        dealt = Given(rno, starter, hands, rest, numbers)
+        return self.play_rounds(dealt, kinds, np.random.default_rng(0), fn)
+
+    def play_matches(
+        self, rng: Any, matches: int, kinds: tuple[str, ...], block: int = 1
+    ) -> Matches:
         """Every round of ``matches`` matches of the file's fixed number of rounds, in one
         compiled call (match-major order), as the kernel's
         :func:`~deckgen.engine.match.play_match` plays them: round ``k`` has the
         ``k``-th station double, the first starter is seat 0 and later ones follow
-        ``later_starter``. :func:`deckgen.rulecheck.fastmatch.play_matches` adds who
-        won each match."""
+        ``later_starter``."""
+        from deckgen.engine.backends.matches import fixed_matches
+
         per = self.spec.params.match.rounds or 1
         rno = np.tile(np.arange(per, dtype=np.int64), matches)
         starter = rno % self.n if self._base.cfg[C_LATER] else np.zeros_like(rno)
-        return self.play_rounds(self.dealt(rno + 1, starter), kinds, rng)
-
-
-def make_jit_trains(spec: RuleSpec, players: int) -> JitTrains:
-    """The compiled player for a train or chicken-foot rules file."""
-    return JitTrains(spec, compile_tables(spec, players))
+        return fixed_matches(self.play_rounds(self.dealt(rno + 1, starter), kinds, rng), matches)

@@ -1,6 +1,6 @@
 """The fast path for any board: spinners, every double crosswise, and sets too large for
 one 64-bit mask (double-9 and up), played in numpy batches like
-:class:`~deckgen.rulecheck.fastline.FastLine`.
+:class:`~deckgen.engine.backends.numpy_line.FastLine`.
 
 Takes the engine's :class:`~deckgen.engine.tables.Tables`; hands are boolean arrays
 (rounds, players, tiles) instead of bitmasks, and the open ends a list per round that
@@ -8,9 +8,9 @@ grows by two when a double lies crosswise (always with ``cross_doubles``, the fi
 with ``spinner``), exactly as the kernel's layouts (:mod:`deckgen.engine.layouts`)
 place tiles. The moves are the kernel's, in its order: for each distinct open number
 (by its first end) the tiles that fit it (files that score the open ends, where ends of
-one number can be distinct moves, play on :mod:`deckgen.rulecheck.jit_board` only);
+one number can be distinct moves, play on :mod:`deckgen.engine.backends.jit_board` only);
 ``random`` picks the k-th as the kernel's random bots do (exactly, given
-:class:`~deckgen.rulecheck.fastline.RoundStreams`),
+:class:`~deckgen.engine.backends.rounds.RoundStreams`),
 ``greedy`` the heaviest tile on the first open end (in end order) that one of the
 heaviest tiles fits. Scoring is :class:`FastLine`'s.
 """
@@ -21,16 +21,17 @@ from typing import cast
 
 import numpy as np
 
-from deckgen.engine.tables import Tables
-from deckgen.rulecheck.arrays import Flags, Hands, Ints
-from deckgen.rulecheck.fastline import (
+from deckgen.engine.backends.arrays import Flags, Hands, Ints
+from deckgen.engine.backends.numpy_line import FastLine
+from deckgen.engine.backends.protocol import Replay
+from deckgen.engine.backends.rounds import (
     Deals,
-    FastLine,
     Rounds,
     RoundStreams,
     decision_numbers,
     put_back_doubles,
 )
+from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
 
@@ -75,6 +76,14 @@ class FastBoard(FastLine):
         self.value_starts = np.cumsum([0] + [len(b) for b in by_value[:-1]])
 
     # ------------------------------------------------------------------ deals
+    def hands_of(self, given: Replay) -> Hands:
+        """The kernel's dealt hands as booleans (rounds, players, tiles)."""
+        out = np.zeros((len(given.deals), self.n, self.ntiles), dtype=bool)
+        for g, d in enumerate(given.deals):
+            for s, h in enumerate(d.hands):
+                out[g, s, h] = True
+        return out
+
     def _shuffle(self, rng: np.random.Generator, count: int) -> tuple[Hands, Ints]:
         order = rng.random((count, self.ntiles)).argsort(axis=1)
         h = self.t.hand_size
