@@ -28,7 +28,7 @@ def test_numpy_plays_small_lines_only() -> None:
     assert _chosen("card-domino", 3, 1000) == "numpy line"
     assert _chosen("partnership", 4, 1000) == "numpy line"  # to a target: a few at a time
     twelve = _chosen("double-twelve", 3, 1000)  # crossed doubles
-    assert twelve == ("compiled board" if HAVE_JIT else "numpy board")
+    assert twelve == ("compiled board" if HAVE_JIT else None)  # without numba: the kernel
     assert _chosen("all-fives", 2, 1000) == ("compiled board" if HAVE_JIT else None)
 
 

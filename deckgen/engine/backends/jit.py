@@ -4,8 +4,8 @@ The compiled engines (``deckgen.engine.backends.jit_*``) are written once, in
 the subset of Python that numba compiles, and decorated with :func:`njit` from here.
 When numba is installed and not switched off, they run as machine code (compiled on
 first use, cached on disk beside their source); otherwise ``HAVE_JIT`` is False and the
-check falls back to the numpy batch engines (:mod:`deckgen.engine.backends.numpy_line`,
-:mod:`deckgen.engine.backends.numpy_board`) or the kernel. Both paths are proved equal to the
+check falls back to the numpy line engine (:mod:`deckgen.engine.backends.numpy_line`)
+or the kernel. Both paths are proved equal to the
 kernel round for round (``tests/engine/test_conformance.py``).
 
 ``DECKGEN_NO_JIT=1`` switches the compiled paths off (to measure or test the fallback).

@@ -1,16 +1,15 @@
-"""The compiled fast path for the board games: spinner, every double crosswise (and the
-line, for sets too large for :class:`~deckgen.engine.backends.numpy_line.FastLine`'s masks),
-scoring during play included.
+"""The compiled engine for the board games: spinner, every double crosswise (and the
+line, for sets too large for the line engines, or with points rounded), scoring during
+play included.
 
-Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`~deckgen.engine.backends.numpy_line.unsupported` accepts and the seats' bots (``random``
-or ``greedy``); gives :class:`~deckgen.engine.backends.rounds.Rounds` exactly as
-:class:`~deckgen.engine.backends.numpy_board.FastBoard` does, from the same calls (``deal``,
+Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that the
+registry (:mod:`deckgen.engine.backends.registry`) gives it and the seats' bots
+(``random`` or ``greedy``); gives :class:`~deckgen.engine.backends.rounds.Rounds` from the
+calls of :class:`~deckgen.engine.backends.numpy_line.FastLine` (``deal``,
 ``first_rule``, ``play``). The deal, the starter rule and the play run as machine code
-(:func:`deckgen.engine.backends.jit.njit`), one round after another, with the decision numbers
-drawn inside the compiled code from the numpy generator; without numba the same source
-runs as Python (far too slow for the check: there :mod:`deckgen.rulecheck.fastmatch`
-takes :class:`FastBoard` instead).
+(:func:`deckgen.engine.backends.jit.njit`), one round after another, with the decision
+numbers drawn inside the compiled code from the numpy generator; without numba the same
+source runs as Python (far too slow for the check: there the kernel plays).
 
 It follows the kernel (:class:`~deckgen.engine.state.RoundState`) step for step: the
 layout's open ends in the kernel's end order (:mod:`deckgen.engine.layouts`: a double
@@ -23,7 +22,7 @@ the reserve, passing and the block as :mod:`deckgen.engine.turn` says; the count
 open ends after every tile laid and its points (:mod:`deckgen.engine.endcount`,
 ``score.ends``) for the side that laid it. Given the kernel's deals and one stream of
 decision numbers per round (:class:`~deckgen.engine.backends.rounds.RoundStreams`) it gives
-the kernel's round results exactly (``tests/engine/test_backends_equal_jit_board.py``).
+the kernel's round results exactly (``tests/engine/test_conformance.py``).
 The round's end is scored by :meth:`FastLine.score`, rounded (``score.rounding``), and the
 points scored during play are added, as :mod:`deckgen.engine.finish` does.
 """
@@ -38,7 +37,7 @@ from numpy.typing import NDArray
 
 from deckgen.engine.backends.arrays import Hands
 from deckgen.engine.backends.jit import njit
-from deckgen.engine.backends.numpy_board import FastBoard
+from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
 from deckgen.engine.tables import Tables
@@ -560,13 +559,32 @@ class LazyDeals(Deals):
     the order they were drawn). Saves shuffling the tiles nobody draws."""
 
 
-class JitBoard(FastBoard):
-    """Plays batches of rounds of one rules file and player count as machine code."""
+class JitBoard(FastLine):
+    """Plays batches of rounds of one rules file and player count as machine code.
+
+    Deals, starters and play are compiled; the end of a round is scored by
+    :meth:`FastLine.score` (numpy, over the whole batch), as the line engine scores.
+    """
 
     def __init__(self, spec: RuleSpec, t: Tables) -> None:
-        super().__init__(spec, t)
-        n = self.n
+        self.spec = spec
+        self.t = t
+        n = self.n = t.players
+        self.ntiles = len(t.tiles)
+        self.is_double = np.array(t.is_double, dtype=bool)
+        self.values = spec.dset.max_pip + 1
+        self.nsides = len(t.sides)
+        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
+        for k, side in enumerate(t.sides):
+            self.side_matrix[list(side), k] = 1
+        self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
+        self.opening = p.opening
+        self.scoring = p.scoring
+        self.double_index = list(t.double_index)
+        self.heavy_order = sorted(
+            range(self.ntiles), key=lambda i: (t.lo[i] + t.hi[i], t.hi[i]), reverse=True
+        )
         op = p.opening
         cfg = np.zeros(C_SEATS + 2 * n, dtype=np.int64)
         cfg[C_N] = n
@@ -619,11 +637,7 @@ class JitBoard(FastBoard):
         return np.array([d.hands for d in given.deals], dtype=np.int64)
 
     def indices(self, hands: np.ndarray) -> I64:
-        """Hands as deck indices (rounds, players, hand size), from this engine's deals
-        or from :class:`FastBoard`'s boolean ones (rounds, players, tiles)."""
-        if hands.dtype == np.bool_:
-            g = hands.shape[0]
-            return np.nonzero(hands)[2].reshape(g, self.n, -1).astype(np.int64)
+        """Hands as deck indices (rounds, players, hand size)."""
         return np.ascontiguousarray(hands, dtype=np.int64)
 
     def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:

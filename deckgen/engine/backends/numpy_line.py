@@ -1,9 +1,16 @@
-"""The fast path: many rounds of a line-board rules file played at once with numpy.
+"""The numpy line engine: many rounds of a line-board rules file played at once.
+
+It stays for two uses: a small rules check of a line game (it starts at once, where
+numba's start costs about half a second in every worker process: the registry takes it
+below :data:`~deckgen.engine.backends.registry.JIT_MIN_ROUNDS` rounds per worker), and
+line games where numba is missing (a Python that numba does not support yet, or
+``DECKGEN_NO_JIT=1``). Its numpy scoring (:meth:`FastLine.score`) is also the compiled
+board engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`unsupported` accepts, with a line board and at most 64 tiles (other boards:
-:mod:`deckgen.engine.backends.numpy_board`), deals as arrays, and the seats' bots (``random`` or
-``greedy``); gives the outcome of every round as arrays (:class:`Rounds`). Every
+the registry gives it, with a line board and at most 64 tiles, deals as arrays, and the
+seats' bots (``random`` or ``greedy``); gives the outcome of every round as arrays
+(:class:`Rounds`). Every
 round of a batch takes one step per turn in lock-step, so the Python loop runs once per
 turn for thousands of rounds.
 

@@ -69,12 +69,6 @@ def _numpy_line(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
     return _batch(spec, t, bots)
 
 
-def _numpy_board(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
-    if t.ends_multiple or t.scoring.round_to is not None:
-        return "points during play or rounded points (the compiled board engine)"
-    return _no_trains(t) or _batch(spec, t, bots)
-
-
 def _jit_line(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
     if t.shape != "line" or t.players > 16 or len(t.tiles) > 128:
         return "not a line of at most 128 tiles and 16 players"
@@ -149,7 +143,6 @@ ENGINES: tuple[Backend, ...] = (
     Backend("numpy line", "numpy_line", "FastLine", _numpy_line, fewer_than=JIT_MIN_ROUNDS),
     Backend("compiled line", "jit_line", "JitLine", _jit_line),
     Backend("compiled board", "jit_board", "JitBoard", _jit_board),
-    Backend("numpy board", "numpy_board", "FastBoard", _numpy_board),
     Backend("lean", "lean_replay", "LeanReplay", _lean, batch=False),
 )
 """Every fast engine, in order of preference."""
