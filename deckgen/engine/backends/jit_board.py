@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.backends.arrays import Hands
+from deckgen.engine.backends.deal import deal_order
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.protocol import Replay
@@ -94,9 +95,6 @@ O_HANDS = 6
 # ---------------------------------------------------------------- the start columns
 S_STARTER, S_LEAD, S_TURNED = 0, 1, 2
 
-MAX_REDEALS = 100
-"""As the engine: after this many redeals in a row the deal is kept."""
-
 
 # ================================================================ compiled code
 @njit
@@ -119,39 +117,13 @@ def deal_rounds(
     n = cfg[C_N]
     nt = cfg[C_T]
     h = cfg[C_HAND]
-    k_doubles = cfg[C_REDEAL_K]
-    need = cfg[C_NEED]
-    need_tile = cfg[C_NEED_TILE]
-    dbl = tab[T_DOUBLE]
     dealt = n * h
-    shuffled = min(dealt, nt - 1) if cfg[C_LAZY] == 1 else nt - 1
+    count = min(dealt, nt - 1) if cfg[C_LAZY] == 1 else nt - 1
+    is_double = tab[T_DOUBLE].copy()
+    rules = np.array([n, h, cfg[C_REDEAL_K], cfg[C_NEED], cfg[C_NEED_TILE]])
     perm = np.arange(nt)
     for g in range(hands.shape[0]):
-        tries = 0
-        while True:
-            for q in range(shuffled):  # Fisher-Yates
-                j = q + int(rng.random() * (nt - q))
-                x = perm[q]
-                perm[q] = perm[j]
-                perm[j] = x
-            bad = False
-            if k_doubles > 0:
-                for s in range(n):
-                    c = 0
-                    for q in range(s * h, (s + 1) * h):
-                        c += dbl[perm[q]]
-                    if c >= k_doubles:
-                        bad = True
-            if need > 0 and first_rule[g] and not bad:
-                found = False
-                for q in range(dealt):
-                    if (need == 1 and dbl[perm[q]] == 1) or (need == 2 and perm[q] == need_tile):
-                        found = True
-                bad = not found
-            if not bad or tries >= MAX_REDEALS:
-                break
-            tries += 1
-        redeals[g] = tries
+        redeals[g] = deal_order(rng, perm, count, 1, rules, is_double, first_rule[g])
         for s in range(n):
             for q in range(h):
                 hands[g, s, q] = perm[s * h + q]

@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from deckgen.engine.backends.deal import LOW53, RECYCLE, TWO53, deal_order, popcount
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams
-from deckgen.engine.setup import MAX_REDEALS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 
@@ -78,15 +78,6 @@ C_STARTER, C_LEAD, C_LEAD_ANY, C_END, C_OUT, C_TURNS, C_DRAWS, C_PASSES, C_PLAYE
 C_HV = 9
 """then hand values (players), points (sides), winners (sides, 0/1)."""
 
-RECYCLE = 1 << 16
-"""Several choices come from one random number ``u`` in [0, 1) while the product of
-their sizes stays within this: with ``r = u * 2**53`` (an integer), a choice among
-``size`` is ``j = (r * size) >> 53`` (exactly ``floor(u * size)``) and what is left,
-``(r * size) mod 2**53``, is the next ``r``. Each choice then rests on at least 2**37
-equally likely values, so its bias is below 2**-30. Only where the numbers come from a
-generator (the kernel's per-decision numbers are used one each)."""
-TWO53 = float(1 << 53)
-LOW53 = (1 << 53) - 1
 
 METHODS = {"penalty": 0, "winner_takes": 1, "lowest_takes_differences": 2}
 FIRST_STARTERS = {"seat": 0, "highest_double": 1, "required_double": 2}
@@ -94,20 +85,10 @@ FIRST_STARTERS = {"seat": 0, "highest_double": 1, "required_double": 2}
 
 # ---------------------------------------------------------------- bit helpers
 @njit
-def _popcount(x: np.uint64) -> int:
-    """Set bits of a 64-bit word (a loop LLVM turns into one instruction)."""
-    c = 0
-    while x != np.uint64(0):
-        x = x & (x - np.uint64(1))
-        c += 1
-    return c
-
-
-@njit
 def _kth(m0: np.uint64, m1: np.uint64, k: int) -> int:
     """Deck index of the ``k``-th lowest set bit (from 0) of the two-word mask."""
     one = np.uint64(1)
-    c0 = _popcount(m0)
+    c0 = popcount(m0)
     w = 1 if k >= c0 else 0  # selects, not branches
     m = m1 if w else m0
     k -= c0 * w
@@ -115,7 +96,7 @@ def _kth(m0: np.uint64, m1: np.uint64, k: int) -> int:
     for _ in range(k):
         m = m & (m - one)
     low = m ^ (m & (m - one))
-    return base + _popcount(low - one)
+    return base + popcount(low - one)
 
 
 @njit
@@ -137,119 +118,39 @@ def _flip(h: NDArray[np.uint64], i: int) -> None:
 
 # ---------------------------------------------------------------- deal
 @njit
-def _deal_one(
-    rng: Any, p: NDArray[np.int64], pool: NDArray[np.int64], hands: NDArray[np.uint64],
-    rest: NDArray[np.int64], g: int,
+def _deal(
+    rng: Any, p: NDArray[np.int64], tiles: NDArray[np.int64], first: NDArray[np.bool_],
+    hands: NDArray[np.uint64], rest: NDArray[np.int64], redeals: NDArray[np.int64],
 ) -> None:  # fmt: skip
-    """One shuffled deal into ``hands[g]`` (players, 2) and ``rest[g]`` (draw order);
-    ``pool`` is scratch space of one entry per tile.
-
-    The kernel's partial Fisher-Yates (``j = floor(u * size)`` per tile placed), with
-    several choices made from one number (see :data:`RECYCLE`).
-    """
+    """Deals for every row of ``hands`` (rounds, players, 2) by the shared compiled deal
+    (:func:`~deckgen.engine.backends.deal.deal_order`), dealt again while the rules say
+    so (``first`` marks the rounds whose starter the first-round rule picks); the stock
+    (``rest``) is shuffled only with ``P_LAZY`` off."""
     n = p[P_N]
-    ntiles = p[P_TILES]
+    nt = p[P_TILES]
     h = p[P_HAND]
+    dealt = n * h
+    count = nt - 1 if p[P_STOCK] and not p[P_LAZY] else min(dealt, nt - 1)
+    need = p[P_FIRST] if p[P_NO_DOUBLE_REDEAL] else 0
+    rules = np.array([n, h, p[P_REDEAL], need, tiles[p[P_REQUIRED], T_DOUBLE_INDEX]])
+    is_double = tiles[:, T_DOUBLE].copy()
+    perm = np.arange(nt)
     one = np.uint64(1)
-    for i in range(ntiles):
-        pool[i] = i
-    m = ntiles
-    r = 0
-    budget = RECYCLE
-    for s in range(n):
-        x0 = np.uint64(0)
-        x1 = np.uint64(0)
-        k = h if h < m else m
-        if m == h:
-            k = 0
-            for j in range(m):
-                i = pool[j]
+    for g in range(hands.shape[0]):
+        redeals[g] = deal_order(rng, perm, count, RECYCLE, rules, is_double, first[g])
+        for s in range(n):
+            x0 = np.uint64(0)
+            x1 = np.uint64(0)
+            for q in range(s * h, (s + 1) * h):
+                i = perm[q]
                 if i < 64:
                     x0 |= one << np.uint64(i)
                 else:
                     x1 |= one << np.uint64(i - 64)
-            m = 0
-        for size in range(m, m - k, -1):
-            if budget * size > RECYCLE:
-                r = int(rng.random() * TWO53)
-                budget = 1
-            x = r * size
-            j = x >> 53
-            r = x & LOW53
-            budget *= size
-            i = pool[j]
-            if i < 64:
-                x0 |= one << np.uint64(i)
-            else:
-                x1 |= one << np.uint64(i - 64)
-            pool[j] = pool[size - 1]
-        m -= k
-        hands[g, s, 0] = x0
-        hands[g, s, 1] = x1
-    if p[P_STOCK] and not p[P_LAZY]:
-        for q in range(m):
-            size = m - q
-            j = 0
-            if size > 1:
-                if budget * size > RECYCLE:
-                    r = int(rng.random() * TWO53)
-                    budget = 1
-                x = r * size
-                j = x >> 53
-                r = x & LOW53
-                budget *= size
-            rest[g, q] = pool[j]
-            pool[j] = pool[size - 1]
-    else:
-        for q in range(m):
-            rest[g, q] = pool[q]
-
-
-@njit
-def _redo(
-    p: NDArray[np.int64], tiles: NDArray[np.int64], masks: NDArray[np.uint64],
-    hands: NDArray[np.uint64], g: int, first: bool,
-) -> bool:  # fmt: skip
-    """Whether the rules deal ``hands[g]`` again."""
-    n = p[P_N]
-    k = p[P_REDEAL]
-    dm0 = masks[p[P_VALUES], 0]
-    dm1 = masks[p[P_VALUES], 1]
-    if k:
-        for s in range(n):
-            if _popcount(hands[g, s, 0] & dm0) + _popcount(hands[g, s, 1] & dm1) >= k:
-                return True
-    if p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0 and first:
-        d0 = np.uint64(0)
-        d1 = np.uint64(0)
-        for s in range(n):
-            d0 |= hands[g, s, 0]
-            d1 |= hands[g, s, 1]
-        if p[P_FIRST] == 1:
-            return bool((d0 & dm0) == np.uint64(0) and (d1 & dm1) == np.uint64(0))
-        dealt = np.zeros(2, dtype=np.uint64)
-        dealt[0] = d0
-        dealt[1] = d1
-        return not _has(dealt, tiles[p[P_REQUIRED], T_DOUBLE_INDEX])
-    return False
-
-
-@njit
-def _deal(
-    rng: Any, p: NDArray[np.int64], tiles: NDArray[np.int64], masks: NDArray[np.uint64],
-    first: NDArray[np.bool_], hands: NDArray[np.uint64], rest: NDArray[np.int64],
-    redeals: NDArray[np.int64],
-) -> None:  # fmt: skip
-    """Deals for every row of ``hands`` (rounds, players, 2), dealt again while the rules
-    say so (``first`` marks the rounds whose starter the first-round rule picks)."""
-    pool = np.zeros(p[P_TILES], dtype=np.int64)
-    rules = p[P_REDEAL] or (p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0)
-    for g in range(hands.shape[0]):
-        _deal_one(rng, p, pool, hands, rest, g)
-        # as the engine: after MAX_REDEALS redeals in a row the deal stands
-        while rules and redeals[g] < MAX_REDEALS and _redo(p, tiles, masks, hands, g, first[g]):
-            redeals[g] += 1
-            _deal_one(rng, p, pool, hands, rest, g)
+            hands[g, s, 0] = x0
+            hands[g, s, 1] = x1
+        for q in range(dealt, nt):
+            rest[g, q - dealt] = perm[q]
 
 
 # ---------------------------------------------------------------- starter
@@ -310,7 +211,7 @@ def _greedy(tiles: NDArray[np.int64], a: NDArray[np.uint64], b: NDArray[np.uint6
             x = m[w]
             while x != np.uint64(0):
                 low = x ^ (x & (x - np.uint64(1)))
-                i = w * 64 + _popcount(low - np.uint64(1))
+                i = w * 64 + popcount(low - np.uint64(1))
                 x = x ^ low
                 v = tiles[i, T_VALUE]
                 if v > bestv:
@@ -457,7 +358,7 @@ def _play(
             x0 = h0[seat]
             x1 = h1[seat]
             if rnd[seat]:
-                cnt = _popcount(x0) + _popcount(x1)
+                cnt = popcount(x0) + popcount(x1)
                 if stream:
                     u = numbers[g, used]
                     used += 1
@@ -553,8 +454,8 @@ def _play(
                 seat = seat + 1 if seat + 1 < n else 0
                 continue
             if rnd[seat]:
-                na = _popcount(a0) + _popcount(a1)
-                nb = _popcount(b0) + _popcount(b1)
+                na = popcount(a0) + popcount(a1)
+                nb = popcount(b0) + popcount(b1)
                 total = na + nb
                 if may and drew > 0:
                     total += 1
@@ -616,7 +517,7 @@ def _play(
                 x = h0[s] if w == 0 else h1[s]
                 while x != zero:
                     low = x ^ (x & (x - one))
-                    v += value[w * 64 + _popcount(low - one)]
+                    v += value[w * 64 + popcount(low - one)]
                     x = x ^ low
             out[g, C_HV + s] = v
         _score(p, out, g, sv)
@@ -727,7 +628,7 @@ class JitLine(FastLine):
         redeals = np.zeros(count, dtype=np.int64)
         first = np.ones(count, dtype=np.bool_) if first_rule is None else first_rule
         p = self._params((), lazy=True)
-        _deal(rng, p, self.tiles, self.masks, first, hands, rest, redeals)
+        _deal(rng, p, self.tiles, first, hands, rest, redeals)
         return LazyDeals(hands, rest, redeals)
 
     def first_rule(

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from deckgen.engine.backends.deal import kth, lowest, popcount, shuffle_front
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.rounds import Rounds, clause_bit
 from deckgen.engine.tables import Tables
@@ -111,30 +112,6 @@ class Out(NamedTuple):
 
 
 @njit
-def _popcount(x: np.uint64) -> int:
-    """Set bits of ``x`` (LLVM compiles this loop to one ``popcnt``)."""
-    c = 0
-    while x:
-        x &= x - np.uint64(1)
-        c += 1
-    return c
-
-
-@njit
-def _low(x: np.uint64) -> int:
-    """Index of the lowest set bit of ``x`` (not 0): the bits below it, counted."""
-    return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
-
-
-@njit
-def _kth(x: np.uint64, k: int) -> int:
-    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
-    for _ in range(k):
-        x = x & (x - np.uint64(1))
-    return _low(x)
-
-
-@njit
 def _deal(
     cfg: NDArray[np.int64],
     bits: NDArray[np.uint64],
@@ -144,44 +121,27 @@ def _deal(
     stk: NDArray[np.int64],
     lazy: bool,
 ) -> int:
-    """Deal as :func:`deckgen.engine.setup.deal_tiles` does; return the stock size
+    """Deal as :func:`deckgen.engine.setup.deal_tiles` does, by the shared compiled
+    deal (:func:`~deckgen.engine.backends.deal.shuffle_front`); return the stock size
     (``stk`` in draw order; unshuffled when ``lazy``). Arrays, not :class:`Rules`:
     every array passed costs a reference count."""
     n = cfg[C_N]
     nt = cfg[C_T]
-    h = cfg[C_HAND]
+    dealt = n * cfg[C_HAND]
     for i in range(nt):
         pool[i] = i
-    m = nt
+    shuffle_front(rng, pool, min(dealt, nt - 1) if lazy else nt - 1, 1)
     for s in range(n):
         w0 = np.uint64(0)
         w1 = np.uint64(0)
-        if m == h:
-            for j in range(m):
-                i = pool[j]
-                w0 |= bits[i, 0]
-                w1 |= bits[i, 1]
-            m = 0
-        k = h if h < m else m
-        for size in range(m, m - k, -1):
-            j = int(rng.random() * size)
-            i = pool[j]
-            w0 |= bits[i, 0]
-            w1 |= bits[i, 1]
-            pool[j] = pool[size - 1]
-        m -= k
+        for q in range(s * cfg[C_HAND], (s + 1) * cfg[C_HAND]):
+            w0 |= bits[pool[q], 0]
+            w1 |= bits[pool[q], 1]
         hands[s, 0] = w0
         hands[s, 1] = w1
-    if lazy:  # the stock stays unshuffled: each draw picks from it (_take)
-        for q in range(m):
-            stk[q] = pool[q]
-        return int(m)
-    for q in range(m):
-        size = m - q
-        j = int(rng.random() * size)
-        stk[q] = pool[j]
-        pool[j] = pool[size - 1]
-    return int(m)
+    for q in range(dealt, nt):
+        stk[q - dealt] = pool[q]
+    return int(nt - dealt)
 
 
 @njit
@@ -340,7 +300,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 else:
                     y = np.uint64(opened | (1 << seat))
                     while y:
-                        allowed[na] = _low(y)
+                        allowed[na] = lowest(y)
                         na += 1
                         y &= y - np.uint64(1)
                     allowed[na] = n
@@ -429,7 +389,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             # ------------------------------------------------------------ the decision
             total = 0
             for a in range(na):
-                c = _popcount(mk[a, 0]) + _popcount(mk[a, 1])
+                c = popcount(mk[a, 0]) + popcount(mk[a, 1])
                 cnt[a] = c
                 total += c
             if greedy[seat]:
@@ -441,13 +401,13 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                         continue
                     x = mk[a, 0]
                     while x:
-                        i = _low(x)
+                        i = lowest(x)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
                     x = mk[a, 1]
                     while x:
-                        i = 64 + _low(x)
+                        i = 64 + lowest(x)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
@@ -470,11 +430,11 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     a += 1
                 e = allowed[a]
                 x = mk[a, 0]
-                c0 = _popcount(x)
+                c0 = popcount(x)
                 if j < c0:  # noqa: SIM108 (numba types one branch at a time)
-                    tile = _kth(x, j)
+                    tile = kth(x, j)
                 else:
-                    tile = 64 + _kth(mk[a, 1], j - c0)
+                    tile = 64 + kth(mk[a, 1], j - c0)
             # ------------------------------------------------------------ the tile is laid
             hands[seat, 0] ^= bits[tile, 0]
             hands[seat, 1] ^= bits[tile, 1]
@@ -537,11 +497,11 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             hv = 0
             x = hands[s, 0]
             while x:
-                hv += tiles[_low(x), 2]
+                hv += tiles[lowest(x), 2]
                 x &= x - np.uint64(1)
             x = hands[s, 1]
             while x:
-                hv += tiles[64 + _low(x), 2]
+                hv += tiles[64 + lowest(x), 2]
                 x &= x - np.uint64(1)
             hvs[gi, s] = hv
             points[gi, side_of[s]] -= hv
