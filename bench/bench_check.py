@@ -21,6 +21,7 @@ measurement, default 2).
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,6 +37,8 @@ from deckgen.rulespec import RuleSpec, list_rules, load_rules
 
 GOAL_ROUNDS = 100_000
 GOAL_RATE = 100_000
+SMALL_ROUNDS = 30_000
+"""A small check (issue 25): dominated by its start (imports, the pilot, the judge)."""
 """Whole check: rounds (per player count) per second of wall time, every bundled file."""
 
 
@@ -81,19 +84,32 @@ def fast_rate(spec: RuleSpec, n: int, seconds: float) -> float:
             return rounds / used
 
 
-def cli_check(rules_id: str, runs: int = 3) -> float:
+def cli_check(
+    rules_id: str, runs: int = 3, rounds: int = GOAL_ROUNDS, extra: tuple[str, ...] = ()
+) -> float:
     """Median wall seconds of ``deckgen rules check <id> --rounds 100000 --quiet`` as a
     new process (Python's start and imports included, as a user waits for them)."""
+    return cli_check_cpu(rules_id, runs, rounds, extra)[0]
+
+
+def cli_check_cpu(
+    rules_id: str, runs: int = 3, rounds: int = GOAL_ROUNDS, extra: tuple[str, ...] = ()
+) -> tuple[float, float]:
+    """Median wall seconds and CPU seconds (user and system, the process and its
+    workers) of ``deckgen rules check <id> --rounds <rounds> --quiet <extra>``."""
     command = [sys.executable, "-m", "deckgen", "rules", "check", rules_id]
-    command += ["--rounds", str(GOAL_ROUNDS), "--quiet"]
-    times = []
+    command += ["--rounds", str(rounds), "--quiet", *extra]
+    times, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(command, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
-        if done.returncode not in (0, 3, 5):  # ok, gaps, warn: a verdict, not a failure
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if done.returncode not in (0, 3, 5, 6):  # a verdict, not a failure
             raise SystemExit(f"rules check {rules_id} failed: {done.stderr.decode()[-400:]}")
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpus)
 
 
 def whole_check(workers: int | None, fast: bool, rounds: int = GOAL_ROUNDS) -> tuple[float, int]:
@@ -131,6 +147,21 @@ def main() -> None:
         rate = counts * GOAL_ROUNDS / wall_cli
         verdict = "meets" if rate >= GOAL_RATE else "misses"
         print(f"{spec.id:<16}{counts:>7}{wall_cli:>9.2f}{rate:>12,.0f}  {verdict} the goal")
+    print()
+    print(
+        f"small checks, --rounds {SMALL_ROUNDS:,}, one run each, with the confirmation by "
+        "smart bots and without (--no-confirm); wall and CPU seconds (user+sys, workers in)"
+    )
+    print(f"{'rules':<16}{'wall s':>8}{'cpu s':>7}{'rounds/s':>10}  |{'wall s':>8}{'cpu s':>7}")
+    for spec in list_rules():
+        counts = len(spec.player_counts)
+        wall_c, cpu_c = cli_check_cpu(spec.id, 1, SMALL_ROUNDS)
+        wall_n, cpu_n = cli_check_cpu(spec.id, 1, SMALL_ROUNDS, ("--no-confirm",))
+        rate = counts * SMALL_ROUNDS / wall_n
+        print(
+            f"{spec.id:<16}{wall_c:>8.2f}{cpu_c:>7.2f}{counts * SMALL_ROUNDS / wall_c:>10,.0f}"
+            f"  |{wall_n:>8.2f}{cpu_n:>7.2f}{rate:>10,.0f}"
+        )
     print()
     print(f"whole check of two-player, {GOAL_ROUNDS:,} rounds, in this process, wall clock:")
     wall, rounds = whole_check(None, True)

@@ -63,7 +63,7 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
 def clause_masks(spec: RuleSpec, players: int, rounds: Rounds, first: Flags) -> dict[str, Flags]:
     """Per clause of :func:`fast_clauses`, which rounds of a fast batch decided it, as
     the reference engine counts it (``first``: the rounds that open their match;
-    ``tests/engine/test_backends_equal*.py`` hold every mask to the kernel's clauses
+    ``tests/engine/test_conformance.py`` holds every mask to the kernel's clauses
     round for round)."""
     import numpy as np
 

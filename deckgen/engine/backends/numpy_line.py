@@ -19,7 +19,7 @@ same deal layout, the same opening, drawing, passing, round end and scoring rule
 same move order; ``random`` picks ``moves[floor(u * len(moves))]`` as the kernel's
 random bots do. Given the kernel's deals and one stream of decision numbers per round
 (:class:`RoundStreams`), it gives the kernel's round results exactly
-(``tests/engine/test_backends_equal.py``); the rules check feeds it numbers straight
+(``tests/engine/test_conformance.py``); the rules check feeds it numbers straight
 from a numpy generator. The kernel stays the judge of invariants, clause coverage and
 gaps; this path only counts.
 """
