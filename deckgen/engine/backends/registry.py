@@ -23,7 +23,7 @@ from deckgen.engine.backends.jit import HAVE_JIT
 from deckgen.engine.backends.rounds import FAST_BOTS
 
 if TYPE_CHECKING:
-    from deckgen.engine.backends.protocol import BatchEngine, FastEngine
+    from deckgen.engine.backends.protocol import BatchEngine
     from deckgen.engine.tables import Tables
     from deckgen.rulespec import RuleSpec
 
@@ -172,26 +172,15 @@ def choose(
 
 
 def unsupported(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
-    """Why no batch engine plays ``spec`` with ``bots`` (None: one does): the first
-    engine's reason that names the file's own limits."""
+    """Why no batch engine plays ``spec`` with ``bots`` (None: one does): the limit
+    every batch engine shares, the trains engine's for trains and feet, or numba."""
     if choose(spec, t, bots) is not None:
         return None
-    reasons = [b.supports(spec, t, bots) for b in ENGINES if b.batch]
-    general = _batch(spec, t, bots)
-    if general is not None:
-        return general
-    if t.shape in TRAINS:
-        return _jit_trains(spec, t, bots)
-    return next((r for r in reasons if r and "numba" in r), None) or reasons[-1]
+    why = _batch(spec, t, bots) or (_jit_trains(spec, t, bots) if t.shape in TRAINS else None)
+    return why or _numba() or "no fast engine plays this file"
 
 
 def make(spec: RuleSpec, t: Tables, name: str) -> BatchEngine:
     """The batch engine called ``name`` for ``spec`` (as :func:`choose` named it)."""
     engine: BatchEngine = backend(name).make(spec, t)
-    return engine
-
-
-def replayer(spec: RuleSpec, t: Tables, name: str) -> FastEngine:
-    """Any registered engine called ``name``, to replay the kernel's rounds."""
-    engine: FastEngine = backend(name).make(spec, t)
     return engine
