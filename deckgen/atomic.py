@@ -35,7 +35,7 @@ import secrets
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from deckgen.errors import MACHINE_ERRNOS, OutputError, excerpt
@@ -224,11 +224,14 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(code, os.strerror(code), str(b))
 
 
-def _carry_over(old: Path, stage: Path) -> None:
-    """Hard-link (or copy) the old folder's files that the run did not write into the stage."""
+def _carry_over(old: Path, stage: Path, replaces: frozenset[str] = frozenset()) -> None:
+    """Hard-link (or copy) the old folder's files that the run did not write into the
+    stage, but for those in ``replaces`` (the old set the run replaces as a whole)."""
     for src in sorted(old.rglob("*")):
         rel = src.relative_to(old)
         if any(p.startswith((STAGE_PREFIX, OLD_PREFIX)) for p in rel.parts):
+            continue
+        if rel.as_posix() in replaces:
             continue
         dest = stage / rel
         if src.is_symlink() or not src.is_file() or dest.exists() or dest.is_symlink():
@@ -252,7 +255,7 @@ def _blocked_by_file(stage: Path, rel: Path) -> bool:
     return False
 
 
-def _publish(stage: Path, target: Path) -> None:
+def _publish(stage: Path, target: Path, replaces: frozenset[str] = frozenset()) -> None:
     """Make ``stage`` the new ``target`` in one step (lock held)."""
     if not target.exists():
         os.rename(stage, target)
@@ -262,7 +265,7 @@ def _publish(stage: Path, target: Path) -> None:
             f"cannot write into {excerpt(target, 120)}: it is not a folder",
             fix="choose another output folder (--out), or remove that file",
         )
-    _carry_over(target, stage)
+    _carry_over(target, stage, replaces)
     os.chmod(stage, target.stat().st_mode & 0o7777)
     if _exchange(stage, target):
         _remove(stage)  # now the old folder
@@ -277,10 +280,12 @@ def _publish(stage: Path, target: Path) -> None:
     _remove(old)
 
 
-def _publish_in_place(stage: Path, target: Path) -> None:
+def _publish_in_place(stage: Path, target: Path, replaces: frozenset[str] = frozenset()) -> None:
     """Fallback when no folder can be made beside ``target``: move file by file, the
-    manifest last, so a reader that checks ``manifest.json`` sees old or new."""
+    manifest last, so a reader that checks ``manifest.json`` sees old or new; then the
+    files of ``replaces`` that the run did not write are removed."""
     files = sorted(p for p in stage.rglob("*") if p.is_file())
+    written = {p.relative_to(stage).as_posix() for p in files}
     files.sort(key=lambda p: p.name == "manifest.json")
     for src in files:
         dest = target / src.relative_to(stage)
@@ -292,6 +297,10 @@ def _publish_in_place(stage: Path, target: Path) -> None:
             )
         os.chmod(src, 0o644)
         os.replace(src, dest)
+    for rel in sorted(replaces - written):
+        old = target / rel
+        if old.is_file() and not old.is_symlink():
+            old.unlink()
 
 
 MAX_SWAP_ENTRIES = 5_000
@@ -325,14 +334,19 @@ def _swappable(target: Path) -> bool:
 
 
 @contextlib.contextmanager
-def staged_dir(target_dir: str | os.PathLike[str]) -> Iterator[Path]:
+def staged_dir(
+    target_dir: str | os.PathLike[str], *, replaces: Iterable[str] = ()
+) -> Iterator[Path]:
     """Yield an empty staging folder; on success publish it as ``target_dir`` in one step.
 
-    Files in ``target_dir`` that the run did not write are kept. If the block raises
+    Files in ``target_dir`` that the run did not write are kept, but for those named in
+    ``replaces`` (paths relative to the folder: the set of an earlier run that this run
+    replaces as a whole). If the block raises
     (or the run is stopped), the staging folder is deleted and ``target_dir`` is
     untouched. See the module docstring for how the step is made atomic.
     """
     target = Path(target_dir)
+    old_set = frozenset(replaces)
     _prepare_parent(target)
     parent = target.parent
     if target.exists() and not target.is_dir():
@@ -361,10 +375,10 @@ def staged_dir(target_dir: str | os.PathLike[str]) -> Iterator[Path]:
         try:
             if in_place:
                 with _locked(target):
-                    _publish_in_place(stage, target)
+                    _publish_in_place(stage, target, old_set)
             else:
                 with _locked(parent):
-                    _publish(stage, target)
+                    _publish(stage, target, old_set)
         except OSError as exc:
             raise _fault(exc, target, "write into") from exc
     finally:

@@ -156,8 +156,10 @@ _DESCRIPTIONS = {
     "rules/card-domino-match.txt": "the same match, readable",
     "booklet/booklet-de.pdf": "rule booklet, German, A5",
     "booklet/booklet-en.pdf": "rule booklet, English, A5",
-    "booklet/booklet-de-print.pdf": "German booklet imposed on A4 for saddle stitching",
-    "booklet/booklet-en-print.pdf": "English booklet imposed on A4 for saddle stitching",
+    "booklet/booklet-de-press.pdf": "German booklet for the press: bleed, CMYK, 4n pages",
+    "booklet/booklet-en-press.pdf": "English booklet for the press: bleed, CMYK, 4n pages",
+    "booklet/booklet-de-print.pdf": "German booklet imposed for saddle stitching, crop marks",
+    "booklet/booklet-en-print.pdf": "English booklet imposed for saddle stitching, crop marks",
     f"{TRAIN_RULES}/booklet-de.pdf": "Mexican Train rule booklet for a double-12 deck, German",
     f"{TRAIN_RULES}/booklet-en.pdf": "Mexican Train rule booklet for a double-12 deck, English",
 }

@@ -94,8 +94,11 @@ class DeckgenError(Exception):
             if not text.endswith((".", "!", "?")):
                 text += "."
         text = safe_text(" ".join(text.split()))
-        if len(text) > MAX_MESSAGE_CHARS:
-            text = text[: MAX_MESSAGE_CHARS - 30].rstrip() + " … (message shortened)"
+        if len(text) > MAX_MESSAGE_CHARS:  # cut between words, never inside one
+            cut = text[: MAX_MESSAGE_CHARS - 30]
+            if " " in cut:
+                cut = cut[: cut.rindex(" ")]
+            text = cut.rstrip(" ,;:") + " … (message shortened)"
         return text
 
     def __str__(self) -> str:

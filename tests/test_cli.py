@@ -93,7 +93,7 @@ def test_demo_makes_the_whole_product(runner: CliRunner, tmp_path: Path) -> None
     # The deck: cover + 36 tiles + imprint, with the short rules on the imprint card.
     cards = pypdf.PdfReader(out / "deck" / "cards.pdf")
     assert len(cards.pages) == 38
-    assert "never more than 3 cards" in " ".join(cards.pages[-1].extract_text().split())
+    assert "never more than three cards" in " ".join(cards.pages[-1].extract_text().split())
     assert len(pypdf.PdfReader(out / "deck" / "sheets.pdf").pages) == 10  # 5 fronts + 5 backs
     # The booklets in both languages, fed by the check report that the demo wrote.
     for lang in ("de", "en"):

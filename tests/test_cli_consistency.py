@@ -108,7 +108,7 @@ def test_players_in_play_and_check(tmp_path: Path) -> None:
             *["--json", "--no-fast"],
         ],
     )
-    assert check.exit_code in (0, 3), check.output
+    assert check.exit_code in (0, 3, 5, 6), check.output  # ok, gaps or a design finding
     assert sorted(json.loads(check.stdout)["players"]) == ["3", "4"]
     bad = runner.invoke(app, ["rules", "check", "card-domino", "--players", "three"])
     assert bad.exit_code == 2

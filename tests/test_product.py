@@ -35,7 +35,7 @@ def test_short_rules_on_imprint_card(runner: CliRunner, tmp_path: Path) -> None:
     reader = pypdf.PdfReader(out / "cards.pdf")
     imprint = " ".join(reader.pages[-1].extract_text().split())
     assert "Family Club" in imprint
-    assert "never more than 3 cards in one turn" in imprint  # the draw limit of card-domino
+    assert "never more than three cards in one turn" in imprint  # the draw limit of card-domino
     assert "card-domino" not in imprint  # the reference itself is never printed
 
 

@@ -33,7 +33,11 @@ class BookletOptions(TypedDict, total=False):
     """A rules check's JSON report (a file, or :attr:`RulesCheck.report`) whose figures
     the booklet prints; without it the booklet simulates rounds itself and says so."""
     impose: bool
-    """Also write the pages imposed two-up for saddle stitching."""
+    """Also write the pages imposed two-up for saddle stitching (implies the print
+    edition: bleed, crop marks, the press colours)."""
+    edition: Literal["player", "designer"]
+    """``player`` (default): only the game; ``designer``: also the notes on every
+    decision and what the rules check found."""
     age: int | None
     """The minimum age on the title page."""
     style: Literal["pips", "numerals"]
@@ -81,4 +85,5 @@ def make_booklet(
         style=options.get("style", "pips"),
         reporter=reporter,
         printing=options.get("printing"),
+        edition=options.get("edition", "player"),
     )

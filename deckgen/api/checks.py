@@ -44,6 +44,9 @@ class CheckSettings(TypedDict, total=False):
     confirm: bool
     """Replay every design finding with skilled players (``smart`` in every seat) to
     tell the rules from the bots (default True)."""
+    readings: bool
+    """Play the same deals under both readings of every clause the file does not settle
+    and the kernel can play two ways (``ambiguous_clause``; default True)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,11 @@ def check_rules(
         from deckgen.rulecheck.confirm import confirm
 
         confirm(report, spec, seed=options.seed, workers=options.workers)
+    if settings.get("readings", True) and report["verdict"] != "broken":
+        from deckgen.rulecheck.readings import reading_findings
+        from deckgen.rulecheck.report import add_findings
+
+        add_findings(report, reading_findings(spec, seed=options.seed))
     if reporter is not None:
         reporter.finish()
     return RulesCheck(rules=spec, report=report)

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from deckgen.deck.build import OutputStep
-    from deckgen.deck.spec import LoadedDeck
     from deckgen.prepress.printout import PrintOptions
     from deckgen.progress import Reporter
 
@@ -89,17 +88,21 @@ def build_deck(
 ) -> DeckBuild:
     """Build a deck file into ``out`` (default ``output/<deck name>/``), as the CLI does.
 
-    All files appear together or not at all. A bad deck file, a missing picture, an
-    unknown profile or paper is a :class:`~deckgen.errors.DeckgenError` naming the file,
-    the key and a fix; nothing is written then.
+    The build is resolved once into a plan (:func:`deckgen.product.plan_printed_deck`:
+    preset, then card size, then the imprint's texts) and built from it. All files
+    appear together or not at all. A bad deck file, a missing picture, an unknown
+    profile or paper is a :class:`~deckgen.errors.DeckgenError` naming the file, the
+    key and a fix; nothing is written then.
     """
+    from deckgen.deck.build import build_plan
+    from deckgen.deck.spec import load_deck
     from deckgen.prepress.printout import PrintOptions
-    from deckgen.product import build_printed_deck, load_printed_deck
+    from deckgen.prepress.printstep import options_for
+    from deckgen.product import PlanChoices, plan_printed_deck
 
     allow_outside = options.get("allow_outside", False)
-    profile = options.get("profile")
-    print_options = PrintOptions(
-        preset=_profile(profile),
+    given = PrintOptions(
+        preset=_profile(options.get("profile")),
         sheets=_paper(options.get("sheets")),
         duplex=options.get("duplex"),
         marks=options.get("marks"),
@@ -109,18 +112,24 @@ def build_deck(
         back_offset_mm=_back_offset(options.get("back_offset_mm")),
         force=options.get("force", False),
     )
-    loaded = load_printed_deck(Path(deck), allow_outside=allow_outside)
+    # The short rules the imprint names are fitted later, to the card the preset makes.
+    loaded = load_deck(Path(deck), allow_outside=allow_outside)
+    print_options = options_for(given, loaded)  # the preset: resolved here, once
     if options.get("back_offset_mm") is not None:
-        _check_offset_has_sheets(print_options, loaded)
-    result = build_printed_deck(
+        _check_offset_has_sheets(print_options)
+    tts = options.get("tts", False)
+    plan = plan_printed_deck(
         loaded,
         Path(out) if out is not None else None,
         print_options,
         reporter=reporter,
-        strict_text=options.get("strict_text", False),
-        preview=options.get("preview", True),
-        extra_steps=_export_steps(loaded, options.get("tts", False), profile),
+        settings=PlanChoices(
+            preview=options.get("preview", True),
+            strict_text=options.get("strict_text", False),
+            extra_steps=tuple(_export_steps(tts, print_options)),
+        ),
     )
+    result = build_plan(plan, reporter=reporter)
     return DeckBuild(
         name=loaded.spec.name,
         out_dir=result.out_dir,
@@ -157,13 +166,12 @@ def _back_offset(offset: tuple[float, float] | None) -> tuple[float, float]:
     return parse_back_offset(f"{x},{y}", where="option back_offset_mm")
 
 
-def _check_offset_has_sheets(options: PrintOptions, deck: LoadedDeck) -> None:
+def _check_offset_has_sheets(options: PrintOptions) -> None:
     """A back offset moves backs on duplex sheets: a build without sheets is a mistake."""
     from deckgen.errors import InputError
     from deckgen.prepress.printout import planned_outputs
-    from deckgen.prepress.printstep import options_for
 
-    if "sheets" not in planned_outputs(options_for(options, deck)):
+    if "sheets" not in planned_outputs(options):
         raise InputError(
             "--back-offset moves the backs on duplex sheets, but this build makes none",
             where="option --back-offset",
@@ -171,8 +179,8 @@ def _check_offset_has_sheets(options: PrintOptions, deck: LoadedDeck) -> None:
         )
 
 
-def _export_steps(deck: LoadedDeck, tts: bool, profile: str | None) -> list[OutputStep]:
+def _export_steps(tts: bool, options: PrintOptions) -> list[OutputStep]:
     """The export steps (before the print step, which may turn the PDFs into CMYK)."""
-    from deckgen.export.steps import export_steps
+    from deckgen.export.steps import export_steps_for
 
-    return export_steps(deck, tts=tts, preset=profile)
+    return export_steps_for(tts=tts, preset=options.preset)

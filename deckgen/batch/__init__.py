@@ -5,7 +5,8 @@ The pipeline, one module per stage::
     sheet.py (CSV/XLSX -> rows of text; xlsx.py: a workbook, streamed)
       -> columns.py (column -> deck-file key)
       -> orders.py (validate every row: Order or Problem; inputs.py: the fingerprint)
-      -> pool.py (local worker processes) or rqueue.py (jobs on Redis; wire.py: JSON only)
+      -> pool.py (local worker processes) or rqueue.py (jobs on Redis; wire.py: JSON
+         only; jobclass.py: only deckgen's own jobs run; redisurl.py: URL and password)
       -> job.py (build one order into .staging/, publish.py: rename into place, zip)
       -> outcome.py (a line per row, JSON)
 

@@ -8,11 +8,11 @@ same output folder) takes jobs and builds them exactly as the local pool does
 
 Trust boundary: whoever can write to the Redis can fill the queue with deck orders,
 never run code. Jobs and results are JSON (:mod:`deckgen.batch.wire`), a worker runs
-only :func:`build_job` (:class:`DeckJob` refuses any other function, and every
-callback), and the batch believes a worker's report only when the deck it names is
-really in the folder it asked for. A Redis URL that is not on this machine must carry
-a password or use TLS (``rediss://``), unless the user says ``--insecure-redis``; the
-password never appears in a message.
+only deckgen's own jobs (:mod:`deckgen.batch.jobclass` refuses any other function and
+every callback), and the batch believes a worker's report only when the deck it names
+is really in the folder it asked for. A Redis URL that is not on this machine must
+carry a password or use TLS (``rediss://``) unless the user says ``--insecure-redis``
+(:mod:`deckgen.batch.redisurl`); the password never appears in a message.
 
 A worker killed in the middle of a job is noticed by the others: every job carries a
 retry, and a job whose worker stopped sending heartbeats is put back on the queue by
@@ -23,25 +23,23 @@ seconds. The work horse that runs a job dies with its worker.
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 import os
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, unquote, urlsplit
 
 from rq.job import Job
 
+from deckgen.batch.jobclass import DeckJob, OwnJob, fetch_job, job_queue, refusal, register
 from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
+from deckgen.batch.redisurl import connect, hide_password, shown_url
 from deckgen.batch.settings import BatchSettings
 from deckgen.batch.wire import (
     JOB_FUNCTION,
     DataOnlySerializer,
     inflate_text,
-    inflated_size_ok,
     job_data,
     job_from_data,
     job_identity,
@@ -57,8 +55,6 @@ QUEUE_NAME = "deckgen-decks"
 JOB_TIMEOUT_S = 3600
 RETRIES = 2
 POLL_S = 0.25
-CONNECT_TIMEOUT_S = 10
-MASK = "***"
 
 
 @dataclass(frozen=True)
@@ -71,105 +67,6 @@ class WorkerTiming:
     """How often a busy worker says it is alive."""
     grace_s: int = 30
     """How long after its last heartbeat a job counts as abandoned."""
-
-
-# --- the Redis URL: where, and with what secret ------------------------------------
-
-
-def _secrets(url: str) -> list[str]:
-    """The password of a Redis URL in every spelling it may appear in a message."""
-    found: list[str] = []
-    match = re.match(r"^[^:/]*://([^@/]*)@", url)
-    if match and ":" in match.group(1):
-        found.append(match.group(1).split(":", 1)[1])
-    elif match:  # redis://password@host is read as a user name; hide it all the same
-        found.append(match.group(1))
-    query = url.partition("?")[2]
-    for key, values in parse_qs(query, keep_blank_values=True).items():
-        if key.lower() == "password":
-            found.extend(values)
-    found.extend([unquote(s) for s in found])
-    return sorted({s for s in found if s}, key=len, reverse=True)
-
-
-def hide_password(text: str, url: str) -> str:
-    """``text`` with the URL's password replaced by ``***`` wherever it appears."""
-    for secret in _secrets(url):
-        text = text.replace(secret, MASK)
-    return text
-
-
-def shown_url(url: str) -> str:
-    """The URL as a message may show it: password hidden, escapes made visible."""
-    return excerpt(hide_password(url, url), 200)
-
-
-def _has_password(url: str) -> bool:
-    parts = urlsplit(url)
-    if parts.password:
-        return True
-    query = parse_qs(parts.query, keep_blank_values=True)
-    return any(k.lower() == "password" and any(v) for k, v in query.items())
-
-
-def is_loopback(url: str) -> bool:
-    """Whether the URL's Redis server is on this machine (a unix socket, or loopback)."""
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        return True
-    host = parts.hostname or "localhost"
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def check_queue_url(url: str, *, insecure: bool = False) -> None:
-    """Refuse a URL that is not Redis, or a remote one with neither password nor TLS."""
-    if not url.startswith(("redis://", "rediss://", "unix://")):
-        raise InputError(
-            f"'{shown_url(url)}' is not a Redis URL",
-            where="option --queue",
-            fix="write it as redis://host:6379/0",
-        )
-    try:
-        urlsplit(url).port  # noqa: B018 - a bad port raises here, before any connection
-    except ValueError:
-        raise InputError(
-            f"'{shown_url(url)}' has no valid port",
-            where="option --queue",
-            fix="write it as redis://host:6379/0",
-        ) from None
-    if insecure or url.startswith("rediss://") or is_loopback(url) or _has_password(url):
-        return
-    raise InputError(
-        f"the Redis server at {shown_url(url)} is not on this machine and the URL carries "
-        "no password: anyone who can reach that server could fill the queue",
-        where="option --queue",
-        fix="give the server a password (requirepass) and write redis://:PASSWORD@host:6379/0, "
-        "or use TLS (rediss://...); on a network you trust completely, pass --insecure-redis",
-    )
-
-
-def connect(url: str, *, insecure: bool = False) -> Any:
-    """A checked, live connection to the Redis server of ``url``."""
-    from redis import Redis
-    from redis.exceptions import RedisError
-
-    check_queue_url(url, insecure=insecure)
-    try:
-        connection = Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_S)
-        connection.ping()
-    except (RedisError, ValueError, OSError) as exc:
-        reason = hide_password(first_line(exc, 200), url)
-        raise InputError(
-            f"cannot reach the Redis server at {shown_url(url)} ({reason})",
-            where="option --queue",
-            fix="start redis-server there, or correct the host, port and password",
-        ) from None
-    return connection
 
 
 # --- the job: deckgen's own function, and nothing else -------------------------------
@@ -188,108 +85,20 @@ def build_job(payload: Any) -> dict[str, Any]:
     return outcome_data(build_order(order, settings, folder))
 
 
-class RefusedJobError(Exception):
-    """A job on deckgen's queue that is not one of deckgen's deck builds."""
+def _deck_output(value: Any) -> Path | None:
+    """Check a deck job's argument (ValueError); the folder it writes into."""
+    return job_from_data(value)[2]
 
 
-def refusal(job: Job, only_into: Path | None = None) -> str | None:
-    """Why a worker refuses ``job`` (None: it is a deck build it may run).
-
-    With ``only_into``, a deck whose output folder is not that folder or inside it is
-    refused too.
-    """
-    unreadable = getattr(job, "unreadable", None)
-    if unreadable:
-        return str(unreadable)
-    try:
-        name, instance, args, kwargs = job.func_name, job.instance, job.args, job.kwargs
-    except Exception:  # a pickle or other payload that is not JSON: it was not loaded
-        return "its data is not deckgen's JSON (pickled or other data is never loaded)"
-    from deckgen.batch.sweeps import SWEEP_FUNCTION, sweep_from_data
-
-    if name not in (JOB_FUNCTION, SWEEP_FUNCTION):
-        return (
-            f"it names the function '{excerpt(name)}'; a deckgen worker runs only deck "
-            "builds and rules sweeps"
-        )
-    if instance is not None or kwargs or not isinstance(args, list | tuple) or len(args) != 1:
-        return "its arguments are not one deck order" if name == JOB_FUNCTION else (
-            "its arguments are not one sweep variant"
-        )  # fmt: skip
-    try:
-        if name == SWEEP_FUNCTION:
-            sweep_from_data(args[0])
-            return None
-        _, _, out_dir = job_from_data(args[0])
-    except ValueError as exc:
-        return str(exc)
-    if only_into is not None and not Path(os.path.normpath(out_dir)).is_relative_to(only_into):
-        return f"its output folder {excerpt(out_dir, 120)} is not inside {only_into}"
-    return None
-
-
-class DeckJob(Job):
-    """An RQ job that can only be one of deckgen's: a deck build or a rules sweep
-    variant; no other function, no callbacks.
-
-    A job record that cannot be read (a field that is no date, data that unpacks to
-    gigabytes) does not raise: the job is marked :attr:`unreadable`, and a worker
-    refuses it like any other job that is not a deck build.
-    """
-
-    unreadable: str | None = None
-
-    def restore(self, raw_data: Any) -> Any:
-        from rq.exceptions import NoSuchJobError
-
-        fields = {(k.decode() if isinstance(k, bytes) else str(k)): v for k, v in raw_data.items()}
-        problem = None
-        if not all(
-            inflated_size_ok(fields[name]) for name in ("data", "exc_info") if name in fields
-        ):
-            problem = "its record unpacks to more than a deckgen job holds"
-            fields = {k: v for k, v in fields.items() if k not in ("exc_info", "meta", "result")}
-            fields["data"] = b"null"
-        try:
-            super().restore(fields)
-        except NoSuchJobError:
-            raise
-        except Exception as exc:  # whatever a forged record makes RQ's reader raise
-            problem = problem or f"its record cannot be read ({first_line(exc)})"
-        self.unreadable = problem
-
-    @property
-    def func(self) -> Any:
-        from deckgen.batch.sweeps import SWEEP_FUNCTION, variant_job
-
-        problem = refusal(self)
-        if problem is not None:
-            raise RefusedJobError(problem)
-        return variant_job if self.func_name == SWEEP_FUNCTION else build_job
-
-    @property
-    def success_callback(self) -> None:
-        return None
-
-    @property
-    def failure_callback(self) -> None:
-        return None
-
-    @property
-    def stopped_callback(self) -> None:
-        return None
+register(JOB_FUNCTION, OwnJob(build_job, _deck_output, "deck order"))
 
 
 def _queue(connection: Any) -> Any:
-    from rq import Queue
-
-    return Queue(
-        QUEUE_NAME, connection=connection, job_class=DeckJob, serializer=DataOnlySerializer
-    )
+    return job_queue(QUEUE_NAME, connection)
 
 
 def _fetch(job_id: str, connection: Any) -> Job:
-    return DeckJob.fetch(job_id, connection=connection, serializer=DataOnlySerializer)
+    return fetch_job(job_id, connection)
 
 
 # --- the batch side: enqueue, wait, believe only what is on disk ---------------------
@@ -519,14 +328,10 @@ def make_worker(
             die_with_parent(self._deckgen_pid)  # the work horse goes when its worker goes
             super().main_work_horse(job, queue)
 
-    from rq import Queue
-
-    from deckgen.batch.sweeps import SWEEP_QUEUE
+    from deckgen.batch.sweeps import SWEEP_QUEUE  # and registers the sweep's variant job
 
     connection = connect(url, insecure=insecure)
-    sweeps = Queue(
-        SWEEP_QUEUE, connection=connection, job_class=DeckJob, serializer=DataOnlySerializer
-    )
+    sweeps = job_queue(SWEEP_QUEUE, connection)
     return DeckWorker(
         [_queue(connection), sweeps],
         connection=connection,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from deckgen.batch.jobclass import OwnJob, register
 from deckgen.errors import InputError, first_line
 
 if TYPE_CHECKING:
@@ -69,6 +70,11 @@ def sweep_from_data(value: Any) -> SweepData:
         raise ValueError(f"its arguments are not a sweep variant ({first_line(exc)})") from None
 
 
+def _sweep_output(value: Any) -> None:
+    """Check a sweep job's argument (ValueError); a variant writes no files."""
+    sweep_from_data(value)
+
+
 def variant_job(payload: Any) -> dict[str, Any]:
     """The job a worker runs: play one variant; its figures as data."""
     from deckgen.rulecheck.tune import Goal, Variant, changed_spec, play_variant
@@ -98,23 +104,15 @@ class QueuePlayer:
     """Plays the variants of a tune pass as jobs on the queue and waits for them."""
 
     def __init__(self, url: str, *, insecure: bool = False) -> None:
-        from deckgen.batch.rqueue import connect
+        from deckgen.batch.redisurl import connect
 
         self.url = url
         self.connection = connect(url, insecure=insecure)
 
     def _queue(self) -> Any:
-        from rq import Queue
+        from deckgen.batch.jobclass import job_queue
 
-        from deckgen.batch.rqueue import DeckJob
-        from deckgen.batch.wire import DataOnlySerializer
-
-        return Queue(
-            SWEEP_QUEUE,
-            connection=self.connection,
-            job_class=DeckJob,
-            serializer=DataOnlySerializer,
-        )
+        return job_queue(SWEEP_QUEUE, self.connection)
 
     def __call__(
         self,
@@ -129,8 +127,8 @@ class QueuePlayer:
         """Fill in each variant's figures from a worker's result."""
         from rq.job import JobStatus
 
-        from deckgen.batch.rqueue import DeckJob, hide_password, shown_url
-        from deckgen.batch.wire import DataOnlySerializer
+        from deckgen.batch.jobclass import DeckJob, fetch_job
+        from deckgen.batch.redisurl import hide_password, shown_url
 
         queue = self._queue()
         ids: dict[str, Variant] = {}
@@ -153,12 +151,10 @@ class QueuePlayer:
             while ids:
                 time.sleep(POLL_S)
                 for job_id, v in list(ids.items()):
-                    job = DeckJob.fetch(
-                        job_id, connection=self.connection, serializer=DataOnlySerializer
-                    )
+                    job = fetch_job(job_id, self.connection)
                     status = job.get_status(refresh=False)
                     if status == JobStatus.FINISHED:
-                        _fill(v, job.return_value())
+                        _fill(v, _returned(job))
                         del ids[job_id]
                     elif status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
                         raise InputError(
@@ -175,6 +171,14 @@ class QueuePlayer:
             ) from None
 
 
+def _returned(job: Any) -> Any:
+    """A finished job's result, as JSON data (anything else is never loaded)."""
+    try:
+        return job.return_value()
+    except Exception:  # a pickle or other bytes: not JSON, so not loaded
+        return None
+
+
 def _fill(v: Variant, value: Any) -> None:
     try:
         result = SweepResult.model_validate(value)
@@ -189,3 +193,6 @@ def _fill(v: Variant, value: Any) -> None:
     v.rounds = result.rounds
     v.new_findings = list(result.new_findings)
     v.texts = list(result.texts)
+
+
+register(SWEEP_FUNCTION, OwnJob(variant_job, _sweep_output, "sweep variant"))

@@ -11,12 +11,14 @@ the catalogs supply only headings, labels and captions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from gettext import GNUTranslations
+from typing import Any, Literal
 
 from deckgen.booklet.diagram import BoardView, PlacedTiles, Style, any_diagram, diagram, hand
-from deckgen.booklet.example import ExampleRound
+from deckgen.booklet.example import ExampleRound, Placement
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
 from deckgen.booklet.i18n import translations
@@ -35,38 +37,52 @@ from deckgen.booklet.model import (
     TitlePage,
 )
 from deckgen.rulespec import RuleSpec
+from deckgen.rulespec.text import number_word
 from deckgen.tiles import Tile
 
 LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any", "lead.skip_double")
 """The clauses that say how a round opens (a start card turned up, or who leads what)."""
 
-QUICK_CLAUSES: dict[str, tuple[str, ...]] = {
-    "a5": (
-        "setup.deal",
-        "start.first",
-        *LEAD_CLAUSES,
-        "play.match",
-        "play.draw",
-        "play.draw_limit",
-        "end.out",
-        "end.reserve",
-        "end.blocked",
-        "score.out",
-        "score.bonus",
-        "match.end",
+QUICK_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Setting up", ("setup.deal", *LEAD_CLAUSES, "lead.station", "setup.teams")),
+    (
+        "A turn",
+        (
+            "play.match",
+            "play.satisfy_double",
+            "play.draw",
+            "play.draw_limit",
+            "play.open_train",
+            "play.chicken_foot",
+        ),
     ),
-    "a6": (
-        "setup.deal",
-        "start.first",
-        *LEAD_CLAUSES,
-        "play.match",
-        "play.draw_limit",
-        "end.out",
-        "match.end",
-    ),
-}
-"""The clauses the quick reference repeats, per page format (it must fit one page). Each
-says how the round starts (the start card, who begins) and how a card is played."""
+    ("End of a round", ("end.out", "end.reserve", "end.blocked")),
+    ("Scoring", ("score.out", "score.bonus", "score.ends", "score.bands", "score.values")),
+    ("End of the game", ("match.end",)),
+)
+"""The quick reference: a heading (catalog text) and the clauses it recalls, each by
+its first sentence (a clause states its rule first and explains it after)."""
+
+SHORT_HAND = 6
+"""A hand of at most this many tiles is spelled out tile by tile in a worked example."""
+
+OPENING_CLAUSES = (*LEAD_CLAUSES, "lead.station")
+"""How a round opens: the quick reference always keeps it."""
+
+QUICK_LIMIT: dict[str, int] = {"a5": 3, "a6": 2}
+"""At most this many clauses under one heading of the quick reference, per format."""
+
+Edition = Literal["player", "designer"]
+EDITIONS: tuple[str, ...] = ("player", "designer")
+"""The player's booklet (only the game) and the designer's (the same booklet, then the
+notes on every decision and what the rules check found)."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ0-9])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a clause text (its rule; what follows explains it)."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
 
 
 @dataclass(frozen=True)
@@ -80,6 +96,11 @@ class Extras:
     age: int | None = None
     style: Style = "pips"
     publisher: str = ""
+    ending: ExampleRound | None = None
+    """A real round that ended without anyone going out (its scoring is shown too)."""
+    edition: Edition = "player"
+    report: Mapping[str, Any] | None = None
+    """The rules check's report (the designer's edition prints what it found)."""
 
 
 def _pct(share: float, lang: str) -> str:
@@ -175,7 +196,7 @@ class _Builder:
     def clause_blocks(self, section_id: str, *, skip: Sequence[str] = ()) -> list[Block]:
         for s in self.rules.sections(self.lang):
             if s.id == section_id:
-                return [Para(c.text) for c in s.clauses if c.id not in skip]
+                return [Para(c.text, clause=c.id) for c in s.clauses if c.id not in skip]
         return []
 
     def summary(self) -> str:
@@ -261,7 +282,12 @@ class _Builder:
         n = len(self.rules.dset)
         blocks: list[Block] = []
         if self.rules.has_clause("setup.components"):
-            blocks.append(Para(self.rules.clause_text("setup.components", self.lang)))
+            blocks.append(
+                Para(
+                    self.rules.clause_text("setup.components", self.lang),
+                    clause="setup.components",
+                )
+            )
         else:
             blocks.append(
                 Para(self.pieces_count(n) + f" ({self.rules.text_params(self.lang)['set']})")
@@ -303,7 +329,10 @@ class _Builder:
             body.append(tuple(row))
         blocks.append(
             Table(
-                tuple(header), tuple(body), caption=self._("The deal for each number of players.")
+                tuple(header),
+                tuple(body),
+                caption=self._("The deal for each number of players."),
+                shows=tuple(c for c in ("setup.deal", "setup.rest") if self.rules.has_clause(c)),
             )
         )
         return Section("setup", self.section_title("setup"), tuple(blocks))
@@ -314,21 +343,29 @@ class _Builder:
         if ex is not None:
             start_caption = (
                 self._(
-                    "A real round begins: the %(tile)s is the station; every train starts "
-                    "from it. The names say whose train each row is.",
+                    "Start of the example round: the %(tile)s is the station, and every "
+                    "train starts from it. Each train is labelled with its owner.",
                     tile=tile_text(ex.lead),
                 )
                 if self.rules.params.board.shape == "trains"
                 else self._(
-                    "A real round begins: the %(tile)s lies in the middle. It gets six arms "
-                    "before anything else is played.",
+                    "Start of the example round: the %(tile)s lies in the middle. It gets "
+                    "six arms before a tile is played anywhere else.",
                     tile=tile_text(ex.lead),
                 )
                 if self.rules.params.opening.lead == "station"
-                else self._("A real round begins: %(tile)s is turned up.", tile=tile_text(ex.lead))
+                else self._(
+                    "Start of the example round: the %(tile)s is turned up as the start card.",
+                    tile=tile_text(ex.lead),
+                )
+                if self.cards
+                else self._(
+                    "Start of the example round: the %(tile)s is turned up as the start tile.",
+                    tile=tile_text(ex.lead),
+                )
                 if ex.turned_up
                 else self._(
-                    "A real round begins: %(player)s leads %(tile)s.",
+                    "Start of the example round: %(player)s leads the %(tile)s.",
                     player=self.seat(ex.starter),
                     tile=tile_text(ex.lead),
                 )
@@ -344,6 +381,9 @@ class _Builder:
                         title=start_caption,
                     ),
                     start_caption,
+                    shows=self.present(
+                        "lead.turned_up", "lead.station", "play.trains", *LEAD_CLAUSES
+                    ),
                 )
             ]
             later = ex.position_after(self.later_index(ex))
@@ -372,6 +412,7 @@ class _Builder:
                             title=caption,
                         ),
                         caption,
+                        shows=self.position_shows(ex, later),
                     )
                 )
             split = max(1, len(blocks) // 2)
@@ -384,22 +425,22 @@ class _Builder:
         lay one and passes``, ``cannot lay a card and passes`` (in the set's own word)."""
         t, c = self.t, self.cards
         if tile is not None:
-            v = {"n": drew, "tile": tile_text(tile), "value": value}
+            v = {"n": number_word(drew, self.lang), "tile": tile_text(tile), "value": value}
             if not drew:
                 return self._("lays %(tile)s on the open %(value)d") % v
             if c:
                 return (
                     t.ngettext(
-                        "draws %(n)d card, then lays %(tile)s on the open %(value)d",
-                        "draws %(n)d cards, then lays %(tile)s on the open %(value)d",
+                        "draws %(n)s card, then lays %(tile)s on the open %(value)d",
+                        "draws %(n)s cards, then lays %(tile)s on the open %(value)d",
                         drew,
                     )
                     % v
                 )
             return (
                 t.ngettext(
-                    "draws %(n)d tile, then lays %(tile)s on the open %(value)d",
-                    "draws %(n)d tiles, then lays %(tile)s on the open %(value)d",
+                    "draws %(n)s tile, then lays %(tile)s on the open %(value)d",
+                    "draws %(n)s tiles, then lays %(tile)s on the open %(value)d",
                     drew,
                 )
                 % v
@@ -412,20 +453,20 @@ class _Builder:
             )
         if c:
             return t.ngettext(
-                "draws %(n)d card, cannot lay it and passes",
-                "draws %(n)d cards, still cannot lay one and passes",
+                "draws %(n)s card, cannot lay it and passes",
+                "draws %(n)s cards, still cannot lay one and passes",
                 drew,
-            ) % {"n": drew}
+            ) % {"n": number_word(drew, self.lang)}
         return t.ngettext(
-            "draws %(n)d tile, cannot lay it and passes",
-            "draws %(n)d tiles, still cannot lay one and passes",
+            "draws %(n)s tile, cannot lay it and passes",
+            "draws %(n)s tiles, still cannot lay one and passes",
             drew,
-        ) % {"n": drew}
+        ) % {"n": number_word(drew, self.lang)}
 
     def label_text(self, key: str) -> str:
         """Words for a diagram label key (a train's owner, the Mexican Train)."""
         if key.startswith("train:"):
-            return self._("train of %(player)s", player=self.seat(int(key.split(":")[1])))
+            return self._("%(player)s's train", player=self.seat(int(key.split(":")[1])))
         if key == "mexican":
             return self._("Mexican Train")
         if key == "more":
@@ -452,9 +493,9 @@ class _Builder:
         blocks: list[Block] = [
             Para(
                 self._(
-                    "This round was played by %(n)d computer players following the rules "
+                    "This round was played by %(n)s computer players following the rules "
                     "above. Turn by turn, it shows how a round goes.",
-                    n=ex.players,
+                    n=number_word(ex.players, self.lang),
                 )
             )
         ]
@@ -486,7 +527,7 @@ class _Builder:
         for part, chunk in enumerate((rows[:half], rows[half:])):
             if not chunk:
                 continue
-            blocks.append(Table(header, tuple(chunk)))
+            blocks.append(Table(header, tuple(chunk), shows=self.walk_shows(ex), flows=True))
             for p in shown:
                 if (p.turn <= split_turn) != (part == 0):
                     continue
@@ -506,19 +547,37 @@ class _Builder:
                     max_width_mm=self.width,
                     title=caption,
                 )
-                blocks.append(Figure(figure, caption))
+                blocks.append(Figure(figure, caption, shows=self.position_shows(ex, p)))
         return Section("example", self._("A round, turn by turn"), tuple(blocks))
 
     def scoring(self) -> Section:
         blocks = self.clause_blocks("scoring")
+        # the short example of a round nobody won by going out comes first: it follows the
+        # clause on such rounds, and it fills the page before the taller worked example
+        if self.x.ending is not None and (self.x.example is None or self.x.example.end == "out"):
+            blocks.append(self.worked_example(self.x.ending, another=True))
         if self.x.example is not None:
             blocks.append(self.worked_example(self.x.example))
         return Section("scoring", self.section_title("scoring"), tuple(blocks))
 
-    def worked_example(self, ex: ExampleRound) -> Box:
+    def worked_example(self, ex: ExampleRound, *, another: bool = False) -> Box:
+        """The end of a real round and its scoring, as the engine scored it. ``another``:
+        a second round that ended without anyone going out (its sums, no pictures)."""
         inner: list[Block] = []
         who = {"player": self.seat(ex.out_seat), "turns": ex.turns}
-        if ex.end == "out":
+        if another:
+            text = (
+                self._(
+                    "In another real round, nobody got rid of all their cards: it ended "
+                    "after %(turns)d turns."
+                )
+                if self.cards
+                else self._(
+                    "In another real round, nobody got rid of all their tiles: it ended "
+                    "after %(turns)d turns."
+                )
+            )
+        elif ex.end == "out":
             text = (
                 self._(
                     "In the example round, %(player)s laid their last card after %(turns)d turns."
@@ -548,25 +607,34 @@ class _Builder:
                 left = self._("no cards left") if self.cards else self._("no tiles left")
                 lines.append((self.seat(seat), left))
                 continue
-            inner.append(
-                Figure(
-                    hand(
-                        list(tiles),
-                        style=self.x.style,
-                        unit_mm=self.fmt.width_mm / 27,
-                        max_width_mm=self.width - 10,
-                        title=self.seat(seat),
-                    ),
-                    self._("%(player)s still holds:", player=self.seat(seat))
-                    + " "
-                    + ", ".join(tile_text(t) for t in tiles),
+            if not another:
+                inner.append(
+                    Figure(
+                        hand(
+                            list(tiles),
+                            style=self.x.style,
+                            unit_mm=self.fmt.width_mm / 31,
+                            max_width_mm=self.width - 10,
+                            title=self.seat(seat),
+                        ),
+                        self._("%(player)s still holds:", player=self.seat(seat))
+                        + " "
+                        + ", ".join(tile_text(t) for t in tiles),
+                    )
                 )
-            )
             terms = [str(values.get(str(t), t.pips)) for t in tiles]
             total = ex.hand_values[seat]
+            label = self.seat(seat)
+            if another and len(tiles) <= SHORT_HAND:  # no pictures of the hands: name them
+                label += " (" + ", ".join(tile_text(t) for t in tiles) + ")"
+            elif another:  # a long hand: its count, and the tiles that count differently
+                special = [f"{tile_text(t)} = {values[str(t)]}" for t in tiles if str(t) in values]
+                label += " (" + self.pieces_count(len(tiles))
+                label += (", " + ", ".join(special) + ")") if special else ")"
+                terms = [str(total)]
             lines.append(
                 (
-                    self.seat(seat),
+                    label,
                     " + ".join(terms) + f" = {total}" if len(terms) > 1 else str(total),
                 )
             )
@@ -576,7 +644,7 @@ class _Builder:
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
             points.append((name, signed(value)))
-        if ex.play_points:  # score.ends: points during play, then the end of the round
+        if ex.play_points and not another:  # score.ends: during play, then the end
             during = []
             ending = []
             for side, members in enumerate(ex.sides):
@@ -586,7 +654,62 @@ class _Builder:
             inner.append(Sum(tuple(during), title=self._("Scored during play (the ends):")))
             inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
-        return Box(self._("Worked example"), tuple(inner))
+        title = self._("Worked example: nobody goes out") if another else self._("Worked example")
+        return Box(title, tuple(inner), shows=self.score_shows(ex))
+
+    def present(self, *ids: str) -> tuple[str, ...]:
+        """Those of ``ids`` that the rules file has, in order, without repeats."""
+        return tuple(dict.fromkeys(c for c in ids if self.rules.has_clause(c)))
+
+    def position_shows(self, ex: ExampleRound, upto: Placement) -> tuple[str, ...]:
+        """The clauses a drawn position of the example round shows at work: matching
+        ends always; doubles, open trains, feet and covered doubles when the tiles laid
+        so far include them."""
+        laid = [p for p in ex.placements if p.turn <= upto.turn]
+        ids = ["play.match", "play.trains"]
+        doubles = [p for p in laid if p.tile.is_double]
+        if doubles:
+            ids += ["play.doubles", "play.chicken_foot"]
+            if any(q.turn > doubles[0].turn for q in laid):
+                ids.append("play.satisfy_double")
+        if isinstance(upto.board, PlacedTiles) and upto.board.markers:
+            ids.append("play.open_train")
+        if any(p.value >= 0 for p in laid) and ex.steps and any(s.count >= 0 for s in ex.steps):
+            ids.append("score.ends")
+        return self.present(*ids)
+
+    def walk_shows(self, ex: ExampleRound) -> tuple[str, ...]:
+        """What the turn-by-turn table of the example round shows at work."""
+        ids = ["start.first", "play.match"]
+        if any(s.drew for s in ex.steps):
+            ids.append("play.draw")
+        limit = self.rules.params.turn.draw_limit
+        if limit is not None and any(s.drew >= limit for s in ex.steps):
+            ids.append("play.draw_limit")
+        if any(s.drew and s.kind == "play" for s in ex.steps):
+            ids.append("play.play_drawn")
+        if any(s.kind != "play" for s in ex.steps):
+            ids += ["play.pass", "play.open_train"]
+        if any(s.scored for s in ex.steps):
+            ids.append("score.ends")
+        return self.present(*ids)
+
+    def score_shows(self, ex: ExampleRound) -> tuple[str, ...]:
+        """What the worked example (a real round's end and scoring) shows at work."""
+        ids = ["end." + ex.end]
+        if ex.end == "out":
+            ids += ["score.out", "score.bonus", "score.bands", "score.rounding"]
+        else:
+            ids += ["score.blocked", "score.bands", "score.rounding"]
+            during = ex.play_points or (0,) * len(ex.points)
+            if not any(p - d > 0 for p, d in zip(ex.points, during, strict=True)):
+                ids.append("score.tie")  # nobody scored for the end of this round
+        values = self.tile_values()
+        if any(str(t) in values for hand in ex.hands for t in hand):
+            ids.append("score.values")
+        if ex.play_points:
+            ids.append("score.ends")
+        return self.present(*ids)
 
     def tile_values(self) -> dict[str, int]:
         return dict(self.rules.params.scoring.tile_values)
@@ -625,59 +748,29 @@ class _Builder:
         return Section("notes", self._("Notes on these rules"), tuple(blocks))
 
     def quickref(self) -> QuickReference:
-        items = [self.summary()]
-        wanted = QUICK_CLAUSES.get(self.fmt.name, QUICK_CLAUSES["a6"])
-        for cid in self.rules.clause_ids():  # in the file's (the rulebook's) order
-            if cid in wanted:
-                items.append(self.rules.clause_text(cid, self.lang))
-        facts: list[tuple[str, str]] = []
-        f = self.x.facts
+        """One page (one card in A6) to keep on the table: set-up, a turn, the end of a
+        round, scoring, the end of the game, each clause by its rule alone."""
+        limit = QUICK_LIMIT.get(self.fmt.name, 2)
+        have = set(self.rules.clause_ids())
+        groups: list[tuple[str, tuple[str, ...]]] = []
+        for heading, ids in QUICK_GROUPS:
+            lines: list[str] = []
+            others = 0
+            for cid in ids:
+                if cid not in have or (cid not in OPENING_CLAUSES and others >= limit):
+                    continue
+                others += cid not in OPENING_CLAUSES
+                lines.append(first_sentence(self.rules.clause_text(cid, self.lang)))
+            if lines:
+                groups.append((self._(heading), tuple(lines)))
         note = ""
-        if f is not None:
-            facts = [
-                (self._("Rounds simulated"), _count(f.rounds, self.lang)),
-                (self._("Players in the simulation"), str(f.players)),
-                (self._("Average turns per round"), _num(f.turns_per_round, self.lang)),
-                (
-                    self._("Rounds in which nobody plays all their cards")
-                    if self.cards
-                    else self._("Rounds in which nobody plays all their tiles"),
-                    self.share_text(f.blocked_share, f.blocked_ci),
-                ),
-                (
-                    self._("Starting player wins"),
-                    self._(
-                        "%(share)s (fair: %(fair)s)",
-                        share=self.share_text(f.starter_win_share, f.starter_ci),
-                        fair=_pct(f.fair_share, self.lang),
-                    ),
-                ),
-            ]
-            note = (
-                self._(
-                    "Figures from the full rules check: computer players chose their moves "
-                    "%(ways)s.",
-                    ways=self.bot_ways(f.bots),
-                )
-                if f.source == "check"
-                else self._(
-                    "Figures from rounds that computer players played for this booklet, "
-                    "choosing their moves %(ways)s (not from a full rules check).",
-                    ways=self.bot_ways(f.bots),
-                )
-            )
-            note += " " + self._(
-                "The starting player's share counts the rounds somebody won; with no "
-                "advantage it would be 1 in %(n)d.",
-                n=f.side_count or f.players,
-            )
-        return QuickReference(
-            title=self._("Quick reference"),
-            items=tuple(items),
-            facts=tuple(facts),
-            facts_title=self._("How the rules play"),
-            note=note,
-        )
+        f = self.x.facts
+        if f is not None and f.source == "check" and f.rounds_per_match > 0:
+            minutes = max(1, round(f.minutes_per_match / f.rounds_per_match))
+            note = self.t.ngettext(
+                "A round takes about %(n)d minute.", "A round takes about %(n)d minutes.", minutes
+            ) % {"n": minutes}
+        return QuickReference(title=self._("Quick reference"), groups=tuple(groups), note=note)
 
     def share_text(self, share: float, ci: tuple[float, float] | None) -> str:
         """``47 %`` or, with its 95 % interval, ``47 % (46–49 %)``."""
@@ -696,17 +789,55 @@ class _Builder:
         if self.x.example is not None and self.x.example.steps:
             sections.append(self.walkthrough(self.x.example))
         sections += [self.scoring(), self.game_end()]
-        notes = self.notes()
-        if notes is not None:
-            sections.append(notes)
+        kicker = ""
+        if self.x.edition == "designer":
+            kicker = self._("Designer's edition")
+            sections += self.designer(sections)
         return Booklet(
             lang=self.lang,
-            title=self.title_page(),
+            title=replace(self.title_page(), kicker=kicker),
             sections=tuple(sections),
             quickref=self.quickref(),
             running_title=self.rules.name(self.lang),
             keywords=(self.rules.id, self.rules.dset.name),
+            edition=self.x.edition,
         )
+
+    def designer(self, player: Sequence[Section]) -> list[Section]:
+        """What the designer's edition adds: the notes on every decision, then what the
+        rules check found (findings, a page per player count, clause coverage, the skill
+        ladder)."""
+        from deckgen.booklet.designer import DesignerPart
+
+        out: list[Section] = []
+        notes = self.notes()
+        if notes is not None:
+            out.append(replace(notes, new_page=True))
+        if self.x.report is None:
+            return out
+        part = DesignerPart(
+            self.rules, self.lang, self.x.report, self._, self.width, ways=self.bot_ways
+        )
+        out.append(part.findings())
+        out += part.per_players()
+        out.append(part.coverage(self.shown_by(player)))
+        out.append(part.ladder())
+        return out
+
+    def shown_by(self, sections: Sequence[Section]) -> dict[str, str]:
+        """For each clause the player's booklet shows at work: in what (words)."""
+        book = Booklet(self.lang, TitlePage(""), tuple(sections))
+        shown: dict[str, list[str]] = {}
+        for block in book.blocks():
+            word = {
+                "figure": self._("diagram"),
+                "box": self._("worked example"),
+                "table": self._("table"),
+            }.get(block.kind, "")
+            for cid in getattr(block, "shows", ()):
+                if word and word not in shown.setdefault(cid, []):
+                    shown[cid].append(word)
+        return {cid: ", ".join([self._("text"), *words]) for cid, words in shown.items()}
 
 
 def build_booklet(

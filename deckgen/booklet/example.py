@@ -74,6 +74,10 @@ class ExampleRound:
     steps: tuple[Step, ...] = ()
     play_points: tuple[int, ...] = ()
     """Of ``points``, what each side scored during play (``score.ends``)."""
+    seed: int = -1
+    bots: tuple[str, ...] = ()
+    """The seed and the computer players the engine played this round with: replaying
+    them through the kernel gives the same round (``tests/booklet/test_booklet_replay.py``)."""
 
     def position_after(self, placements: int) -> Placement | None:
         """The placement number ``placements`` (1-based), or the last drawable one before it."""

@@ -12,12 +12,12 @@ from __future__ import annotations
 import io
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckgen import atomic
-from deckgen.booklet.content import Extras, build_booklet
+from deckgen.booklet.content import Edition, Extras, build_booklet
 from deckgen.booklet.example import ExampleRound
 from deckgen.booklet.facts import PlayFacts, facts_from_report
 from deckgen.booklet.fetcher_names import card_url_name
@@ -25,7 +25,13 @@ from deckgen.booklet.html import PageFormat, page_format, render_html
 from deckgen.booklet.i18n import check_language
 from deckgen.booklet.model import CardPicture
 from deckgen.booklet.paper import plan_sheet
-from deckgen.booklet.printedition import PrintOptions, finished, no_scaling, origin_at_zero
+from deckgen.booklet.printedition import (
+    PrintOptions,
+    finished,
+    no_scaling,
+    origin_at_zero,
+    saddle_stitch_pages,
+)
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import PROJECT_ROOT, images_dir
@@ -50,23 +56,39 @@ class Pictures:
 
 
 def demo_deck(rules: RuleSpec, lang: str) -> LoadedDeck:
-    """The project's demo deck for ``rules``: ``images/demo-deck.toml`` when it has the
-    rules' set, else a starter deck (MeinSpiel card size, the demo art)."""
-    from deckgen.deck.spec import deck_from_data, load_deck
+    """The project's demo deck for ``rules`` in ``lang``: ``images/demo-deck.toml`` when
+    it has the rules' set (its title and subtitle in ``lang``), else a starter deck
+    (MeinSpiel card size, the demo art) named after the rules in ``lang``."""
+    from deckgen.booklet.i18n import translations
+    from deckgen.deck.spec import deck_from_data
     from deckgen.deck.starter import starter_toml
     from deckgen.prepress.presets import card_from_preset
 
     shipped = images_dir() / "demo-deck.toml"
     if shipped.is_file():
-        deck = load_deck(shipped)
-        if deck.dset == rules.dset:
-            return deck
+        data = tomllib.loads(shipped.read_text(encoding="utf-8"))
+        if data.get("set") == rules.dset.name:
+            if data.get("language", "en") != lang:
+                t = translations(lang)
+                name = t.gettext("Picture Domino")
+                data["name"] = name
+                data["language"] = lang
+                cover = data.setdefault("cover", {})
+                cover["title"] = name
+                cover["subtitle"] = t.gettext("A picture domino for %(players)s players") % {
+                    "players": rules.text_params(lang)["players"]
+                }
+            return deck_from_data(data, path=shipped)
 
     text = starter_toml(
         rules.name(lang), rules.dset.name, rules.dset.max_pip, card_from_preset("meinspiel")
     )
     data = tomllib.loads(text)
     data["language"] = lang
+    cover = data.setdefault("cover", {})  # the starter's own words are English
+    cover["subtitle"] = translations(lang).gettext("A domino for %(players)s players") % {
+        "players": rules.text_params(lang)["players"]
+    }
     return deck_from_data(data, path=PROJECT_ROOT / "demo-deck.toml")
 
 
@@ -87,8 +109,12 @@ def card_pictures(
     count: int = 5,
     display_mm: float = CARD_DISPLAY_MM,
     dpi: int = PHOTO_DPI,
+    reuse: Pictures | None = None,
 ) -> Pictures:
-    """Render a few cards of ``deck`` as JPEGs sized for ``display_mm`` at ``dpi``."""
+    """Render a few cards of ``deck`` as JPEGs sized for ``display_mm`` at ``dpi``.
+
+    ``reuse``: the same cards of the same deck in another language; only the cover
+    (where the deck's words are) is drawn again, the tile faces are taken from it."""
     from PIL import Image
 
     from deckgen.deck.render import render_cards
@@ -102,16 +128,22 @@ def card_pictures(
         )
     chosen = _chosen_cards(rules, count)
     render_dpi = max(36, round(dpi * display_mm / deck.width_mm))
-    pngs = render_cards(deck, chosen, fmt="png", dpi=render_dpi)
+    drawn = [n for n in chosen if reuse is None or n == "cover"]
+    pngs = render_cards(deck, drawn, fmt="png", dpi=render_dpi)
     assert isinstance(pngs, list)
+    by_name = dict(zip(drawn, pngs, strict=True))
     served: dict[str, tuple[bytes, str]] = {}
     cards = []
-    for name, png in zip(chosen, pngs, strict=True):
-        with Image.open(io.BytesIO(png)) as im:
-            buf = io.BytesIO()
-            im.convert("RGB").save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True, dpi=(dpi, dpi))
+    for name in chosen:
         key = card_url_name(name)
-        served[key] = (buf.getvalue(), "image/jpeg")
+        if name not in by_name and reuse is not None:
+            served[key] = reuse.served[key]
+        else:
+            with Image.open(io.BytesIO(by_name[name])) as im:
+                buf = io.BytesIO()
+                rgb = im.convert("RGB")
+                rgb.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True, dpi=(dpi, dpi))
+            served[key] = (buf.getvalue(), "image/jpeg")
         label = "" if name == "cover" else name.replace("-", "/")
         alt = deck.spec.name if name == "cover" else f"{deck.spec.name}: {label}"
         cards.append(CardPicture(url=f"deckgen:generated/{key}", alt=alt, label=label))
@@ -143,7 +175,12 @@ class Prepared:
     rules: RuleSpec
     facts: PlayFacts | None
     example: ExampleRound | None
-    pictures: Pictures | None
+    pictures: Mapping[str, Pictures]
+    ending: ExampleRound | None = None
+    """A real round that ended without anyone going out (its scoring is shown too)."""
+    """Card pictures per language: a card or cover in a booklet speaks its language."""
+    report: Mapping[str, Any] | None = None
+    """The rules check's report (printed in the designer's edition)."""
 
 
 def _load_deck(rules: RuleSpec, deck: LoadedDeck | str | Path | None, lang: str) -> LoadedDeck:
@@ -152,16 +189,24 @@ def _load_deck(rules: RuleSpec, deck: LoadedDeck | str | Path | None, lang: str)
     from deckgen.deck.spec import LoadedDeck as _Loaded
     from deckgen.deck.spec import load_deck
 
-    return deck if isinstance(deck, _Loaded) else load_deck(deck)
+    loaded = deck if isinstance(deck, _Loaded) else load_deck(deck)
+    if loaded.spec.language != lang:  # the words deckgen prints on a card, in ``lang``
+        loaded = replace(loaded, spec=loaded.spec.model_copy(update={"language": lang}))
+    return loaded
 
 
 def _pictures_for(
-    rules: RuleSpec, deck: LoadedDeck | str | Path | None, fmt: PageFormat, lang: str, dpi: int
+    rules: RuleSpec,
+    deck: LoadedDeck | str | Path | None,
+    fmt: PageFormat,
+    lang: str,
+    dpi: int,
+    reuse: Pictures | None = None,
 ) -> Pictures:
     per_row = 5 if fmt.name == "a5" else 4
     display = min(CARD_DISPLAY_MM, (fmt.text_width_mm - (per_row - 1) * 3) / per_row)
     loaded = _load_deck(rules, deck, lang)
-    return card_pictures(loaded, rules, count=per_row, display_mm=display, dpi=dpi)
+    return card_pictures(loaded, rules, count=per_row, display_mm=display, dpi=dpi, reuse=reuse)
 
 
 def _play_for(
@@ -178,13 +223,41 @@ def prepare(
     fmt: PageFormat,
     deck: LoadedDeck | str | Path | None = None,
     check_report: Mapping[str, Any] | None = None,
-    lang: str = "en",
+    langs: Sequence[str] = ("en",),
     dpi: int = PHOTO_DPI,
+    edition: Edition = "player",
 ) -> Prepared:
-    """Play the example round, get the facts and draw the card pictures, once for every
-    language."""
+    """Play the example round and get the facts once for every language; draw the card
+    pictures in each language (the designer's edition also needs a check report: the
+    one given, else a short check run now)."""
+    from deckgen.booklet.hyphenation import prime
+
+    # parsed once per machine: WeasyPrint and the cover's text fitting both hyphenate
+    prime((*LANGS, "en_US", "de_DE"))
     facts, example = _play_for(rules, check_report)
-    return Prepared(rules, facts, example, _pictures_for(rules, deck, fmt, lang, dpi))
+    pictures: dict[str, Pictures] = {}
+    for lang in langs:  # the tile faces once; the cover, with the deck's words, per language
+        first = next(iter(pictures.values()), None)
+        pictures[lang] = _pictures_for(rules, deck, fmt, lang, dpi, reuse=first)
+    report = check_report
+    if edition == "designer" and report is None:
+        report = quick_check(rules)
+    from deckgen.booklet.play import ending_round
+
+    ending = ending_round(rules) if example is None or example.end == "out" else None
+    return Prepared(rules, facts, example, pictures, ending, report)
+
+
+DESIGNER_CHECK_ROUNDS = 2000
+"""Rounds per player count of the check the designer's edition runs when given none."""
+
+
+def quick_check(rules: RuleSpec) -> dict[str, Any]:
+    """A short rules check (in this process) for the designer's edition."""
+    from deckgen.rulecheck.check import CheckOptions, run_check
+    from deckgen.rulecheck.report import build_report
+
+    return build_report(run_check(rules, CheckOptions(rounds=DESIGNER_CHECK_ROUNDS, workers=1)))
 
 
 def render_booklet_pdf(
@@ -196,6 +269,7 @@ def render_booklet_pdf(
     style: str = "pips",
     dpi: int = PHOTO_DPI,
     bleed_mm: float = 0.0,
+    edition: Edition = "player",
 ) -> bytes:
     """The booklet PDF of ``prepared`` rules in ``lang`` (bytes); with ``bleed_mm`` the
     print edition's pages (bleed around each page, TrimBox and BleedBox)."""
@@ -203,14 +277,17 @@ def render_booklet_pdf(
     from deckgen.booklet.pdf import render_pdf
 
     check_language(lang)
-    pictures = prepared.pictures
+    pictures = prepared.pictures.get(lang)
     extras = Extras(
         facts=prepared.facts,
         example=prepared.example,
+        ending=prepared.ending,
         cards=pictures.cards if pictures else (),
         card_count=pictures.card_count if pictures else None,
         age=age,
         style="numerals" if style == "numerals" else "pips",
+        edition=edition,
+        report=prepared.report if edition == "designer" else None,
     )
     booklet = build_booklet(prepared.rules, lang, fmt, extras)
     served = pictures.served if pictures else {}
@@ -231,14 +308,22 @@ def make_booklets(
     style: str = "pips",
     reporter: Reporter | None = None,
     printing: PrintOptions | None = None,
+    edition: str = "player",
 ) -> list[Path]:
-    """Write ``booklet-<lang>.pdf`` (and with ``impose`` ``booklet-<lang>-print.pdf``)
-    for each of ``langs`` into ``out_dir``; return the paths written.
+    """Write ``booklet-<lang>.pdf`` for each of ``langs`` into ``out_dir``; return the
+    paths written.
+
+    ``edition``: ``player`` (the default: only the game, and a quick reference) or
+    ``designer`` (``booklet-<lang>-designer.pdf``: the same booklet, then the notes on
+    every decision and what the rules check found).
 
     ``printing``: with ``edition`` also ``booklet-<lang>-press.pdf`` (3 mm bleed, page
-    boxes), from which the imposed sheets are then made, with crop marks; ``paper``
-    chooses the sheets' paper; the files for the press are CMYK PDF/X-4 unless
+    boxes, a page count that is a multiple of 4, the blank pages before the back
+    cover), from which the imposed sheets are made, with crop marks; ``paper`` chooses
+    the sheets' paper; the files for the press are CMYK PDF/X-4 unless
     ``colour="rgb"``, or finished by ``finish`` (:mod:`deckgen.booklet.printedition`).
+    ``impose`` (``booklet-<lang>-print.pdf``, the sheets) implies the print edition:
+    sheets for a press always carry bleed, marks and the press colours.
 
     ``rules``: a RuleSpec, or a rules id/alias/path. ``deck``: a deck file (its cards are
     pictured; default the demo deck). ``check_report``: the parsed JSON of ``deckgen
@@ -247,7 +332,10 @@ def make_booklets(
     """
     reporter = reporter or CollectingReporter()
     printing = printing or PrintOptions()
+    if impose and not printing.edition:  # imposed sheets are for a press: bleed, marks
+        printing = replace(printing, edition=True)
     printing.check(impose=impose)
+    chosen = check_edition(edition)
     spec = rules if isinstance(rules, RuleSpec) else load_rules(rules)
     for lang in langs:
         check_language(lang)
@@ -262,35 +350,52 @@ def make_booklets(
             need_marks=printing.edition,
         )
     reporter.start("booklet: playing example rounds", None)
-    prepared = prepare(spec, fmt=page, deck=deck, check_report=check_report, lang=langs[0])
+    prepared = prepare(
+        spec, fmt=page, deck=deck, check_report=check_report, langs=langs, edition=chosen
+    )
     reporter.finish()
     out_dir = Path(out_dir)
     names: list[str] = []
     reporter.start("booklet: laying out pages", len(langs))
     with atomic.staged_dir(out_dir) as stage:
         for lang in langs:
-            pdf = render_booklet_pdf(prepared, lang, page, age=age, style=style)
-            atomic.write_bytes(stage / f"booklet-{lang}.pdf", pdf)
-            names.append(f"booklet-{lang}.pdf")
+            stem = f"booklet-{lang}" + ("-designer" if chosen == "designer" else "")
+            kw: dict[str, Any] = {"age": age, "style": style, "edition": chosen}
+            pdf = render_booklet_pdf(prepared, lang, page, **kw)
+            atomic.write_bytes(stage / f"{stem}.pdf", pdf)
+            names.append(f"{stem}.pdf")
             pages = pdf
             if printing.edition:
-                pages = no_scaling(
-                    origin_at_zero(
-                        render_booklet_pdf(
-                            prepared, lang, page, age=age, style=style, bleed_mm=bleed
+                pages = saddle_stitch_pages(
+                    no_scaling(
+                        origin_at_zero(
+                            render_booklet_pdf(prepared, lang, page, bleed_mm=bleed, **kw)
                         )
                     )
                 )
-                atomic.write_bytes(stage / f"booklet-{lang}-press.pdf", finished(pages, printing))
-                names.append(f"booklet-{lang}-press.pdf")
+                atomic.write_bytes(stage / f"{stem}-press.pdf", finished(pages, printing))
+                names.append(f"{stem}-press.pdf")
             if impose:
                 from deckgen.booklet.imposition import impose_saddle_stitch
 
                 sheets = impose_saddle_stitch(
                     pages, paper=printing.paper, need_marks=printing.edition
                 )
-                atomic.write_bytes(stage / f"booklet-{lang}-print.pdf", finished(sheets, printing))
-                names.append(f"booklet-{lang}-print.pdf")
+                atomic.write_bytes(stage / f"{stem}-print.pdf", finished(sheets, printing))
+                names.append(f"{stem}-print.pdf")
             reporter.advance()
     reporter.finish()
     return [out_dir / n for n in names]
+
+
+def check_edition(edition: str, *, where: str = "option --edition") -> Edition:
+    """``edition`` if there is one of that name, else an InputError."""
+    from deckgen.booklet.content import EDITIONS
+
+    if edition not in EDITIONS:
+        raise InputError(
+            f"there is no booklet edition '{edition}'",
+            where=where,
+            fix=f"use {' or '.join(EDITIONS)}",
+        )
+    return "designer" if edition == "designer" else "player"

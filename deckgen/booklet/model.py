@@ -20,6 +20,8 @@ class Para:
 
     text: str
     lead: str = ""
+    clause: str = ""
+    """The id of the rules file's clause this paragraph states (empty: not a clause)."""
     kind: ClassVar[str] = "para"
 
 
@@ -35,6 +37,10 @@ class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     caption: str = ""
+    shows: tuple[str, ...] = ()
+    flows: bool = False
+    """A long table that may continue on the next page (its header repeated there),
+    so that it fills the page instead of leaving a gap before it."""
     kind: ClassVar[str] = "table"
 
 
@@ -44,6 +50,8 @@ class Figure:
 
     svg: str
     caption: str = ""
+    shows: tuple[str, ...] = ()
+    """The clauses (ids) this diagram shows at work on a real position."""
     kind: ClassVar[str] = "figure"
 
 
@@ -80,6 +88,8 @@ class Box:
 
     title: str
     blocks: tuple[Block, ...]
+    shows: tuple[str, ...] = ()
+    """The clauses (ids) this example shows at work (a real round's scoring)."""
     kind: ClassVar[str] = "box"
 
 
@@ -102,14 +112,17 @@ class TitlePage:
     footnote: str = ""
     art_svg: str = ""
     publisher: str = ""
+    kicker: str = ""
+    """The line above the name (``Rules of the game``; the designer's edition says so)."""
 
 
 @dataclass(frozen=True)
 class QuickReference:
+    """Headings (set-up, a turn, ...) with the short lines under each, and at most one
+    line about playing time."""
+
     title: str
-    items: tuple[str, ...]
-    facts: tuple[tuple[str, str], ...] = ()
-    facts_title: str = ""
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
     note: str = ""
 
 
@@ -121,3 +134,15 @@ class Booklet:
     quickref: QuickReference | None = None
     running_title: str = ""
     keywords: tuple[str, ...] = field(default_factory=tuple)
+    edition: str = "player"
+
+    def blocks(self) -> list[Block]:
+        """Every block of every section, boxes opened, in reading order."""
+        out: list[Block] = []
+        stack: list[Block] = [b for s in self.sections for b in s.blocks][::-1]
+        while stack:
+            b = stack.pop()
+            out.append(b)
+            if isinstance(b, Box):
+                stack.extend(b.blocks[::-1])
+        return out

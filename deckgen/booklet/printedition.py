@@ -205,3 +205,31 @@ def finished(pdf: bytes, options: PrintOptions) -> bytes:
     """``pdf`` after the finishing step, when there is one."""
     step = options.finisher()
     return step(pdf) if step is not None else pdf
+
+
+def saddle_stitch_pages(pdf: bytes) -> bytes:
+    """``pdf`` padded with blank pages to a multiple of 4 pages, as a saddle-stitched
+    booklet needs: the blanks go just before the last page (the quick reference on the
+    back cover), where a printer expects them (:func:`~deckgen.booklet.imposition.
+    padded_sequence`). Each blank has the page boxes of the last page."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        count = len(doc.pages)
+        blanks = -count % 4
+        if not blanks or count < 2:
+            return pdf
+        last = doc.pages[-1]
+        for _ in range(blanks):
+            page = pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                Resources=pikepdf.Dictionary(),
+                Contents=doc.make_stream(b""),
+            )
+            for name in PAGE_BOXES:
+                if name in last.obj:
+                    page[name] = pikepdf.Array(list(last.obj[name]))
+            doc.pages.insert(count - 1, pikepdf.Page(page))
+        buf = io.BytesIO()
+        doc.save(buf, deterministic_id=True)
+        return buf.getvalue()

@@ -150,7 +150,9 @@ def short_rules_variants(rules: RuleSpec, lang: str) -> list[str]:
 
 
 def _imprint_text(deck_name: str, imprint_text: str, rules_text: str, lang: str) -> str:
-    heading = {"en": "Short rules", "de": "Kurzregeln"}[lang]
+    from deckgen.deck.wording import word
+
+    heading = word(lang, "short_rules")
     parts = [f"**{deck_name}**"]
     if imprint_text.strip():
         parts.append(imprint_text.strip())
@@ -205,11 +207,11 @@ def short_rules(
 def short_rules_for_deck(rules: RuleSpec, deck: LoadedDeck, *, lang: str | None = None) -> str:
     """The fullest short rules text that the deck's own imprint card accepts.
 
-    Each candidate is checked by rendering the imprint card through the deck's public
-    API with ``strict_text=True`` (so the deck's fonts, card size and layout decide);
-    SpecError when none fits at the minimum readable size.
+    Each candidate is fitted to the deck's imprint card by the deck's own text fitting
+    (:func:`deckgen.deck.imprint.imprint_fits`: its fonts, card size and layout decide,
+    nothing is drawn); SpecError when none fits at the minimum readable size.
     """
-    from deckgen.deck.render import render_cards
+    from deckgen.deck.imprint import imprint_fits
 
     language = lang or deck.spec.language
     if rules.dset != deck.dset:
@@ -218,18 +220,13 @@ def short_rules_for_deck(rules: RuleSpec, deck: LoadedDeck, *, lang: str | None 
             where=str(deck.path),
             fix=f'use rules for {deck.dset.name} or set = "{rules.dset.name}" in the deck file',
         )
-    last: SpecError | None = None
     for text in short_rules_variants(rules, language):
-        try:
-            render_cards(deck, ["imprint"], fmt="pdf", imprint_rules=text, strict_text=True)
-        except SpecError as exc:
-            last = exc
-            continue
-        return text
+        if imprint_fits(deck, text):
+            return text
     raise SpecError(
         f"the short rules of '{rules.id}' do not fit on the imprint card of "
         f"{deck.spec.name} ({deck.width_mm:g} x {deck.height_mm:g} mm) at the minimum "
-        "readable size, not even as the one-sentence summary" + (f" ({last.what})" if last else ""),
+        "readable size, not even as the one-sentence summary",
         where=str(deck.path),
         fix="use a larger card size, shorten imprint.text, or leave the short rules off "
         "the imprint card",

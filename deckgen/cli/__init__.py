@@ -159,17 +159,20 @@ def sets_command(
     if as_json:
         write_json(sets_json(rows))
         return
-    from rich.console import Console
     from rich.table import Table
 
+    from deckgen.cli.output import listing_console, name_column
     from deckgen.setstable import COLUMNS
 
     table = Table(title="Domino sets", title_justify="left")
     for key, title in COLUMNS:
-        table.add_column(title, justify="left" if key == "name" else "right")
+        if key == "name":
+            name_column(table, title, [str(row[key]) for row in rows])
+        else:
+            table.add_column(title, justify="right")
     for row in rows:
         table.add_row(*(str(row[key]) for key, _ in COLUMNS))
-    Console().print(table)
+    listing_console().print(table)
 
 
 @app.command("demo")

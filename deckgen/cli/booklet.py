@@ -37,6 +37,11 @@ class PaperName(StrEnum):
     tabloid = "tabloid"
 
 
+class Edition(StrEnum):
+    player = "player"
+    designer = "designer"
+
+
 class DiagramStyle(StrEnum):
     pips = "pips"
     numerals = "numerals"
@@ -59,7 +64,8 @@ def booklet_command(
         bool,
         typer.Option(
             "--impose",
-            help="Also write booklet-<lang>-print.pdf: pages imposed two-up for saddle stitch.",
+            help="Also write booklet-<lang>-print.pdf: pages imposed two-up for saddle stitch. "
+            "Implies --print (the sheets are for a press: bleed, crop marks, CMYK).",
         ),
     ] = False,
     print_edition: Annotated[
@@ -106,6 +112,14 @@ def booklet_command(
     style: Annotated[
         DiagramStyle, typer.Option("--style", help="How diagrams show values.")
     ] = DiagramStyle.pips,
+    edition: Annotated[
+        Edition,
+        typer.Option(
+            "--edition",
+            help="player: only the game and a quick reference; designer: also the notes on "
+            "every decision and what the rules check found (booklet-<lang>-designer.pdf).",
+        ),
+    ] = Edition.player,
     quiet: QuietOpt = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the written files as JSON on stdout.")
@@ -128,6 +142,7 @@ def booklet_command(
         impose=impose,
         age=age,
         style=style.value,
+        edition=edition.value,
         allow_outside=allow_outside,
         printing=PrintOptions(
             edition=print_edition,

@@ -132,6 +132,14 @@ def check_command(
             "every seat); by default each says whether it holds under skilled play.",
         ),
     ] = False,
+    no_readings: Annotated[
+        bool,
+        typer.Option(
+            "--no-readings",
+            help="Do not replay the rules that can be read two ways (each is played both "
+            "ways on the same deals when the file does not say which it means).",
+        ),
+    ] = False,
     ladder: Annotated[
         bool,
         typer.Option(
@@ -186,6 +194,7 @@ def check_command(
         fast=not no_fast,
         seconds_per_turn=seconds_per_turn,
         confirm=not no_confirm,
+        readings=not no_readings,
     )
     report = check.report
     if ladder:

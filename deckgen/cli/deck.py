@@ -34,6 +34,11 @@ class Duplex(StrEnum):
     short = "short"
 
 
+class CardLang(StrEnum):
+    en = "en"
+    de = "de"
+
+
 class MarkStyle(StrEnum):
     crop = "crop"
     cut = "cut"
@@ -53,10 +58,26 @@ def new_command(
     name: Annotated[
         str | None, typer.Option("--name", help="The deck's name (default: from the file name).")
     ] = None,
+    lang: Annotated[
+        CardLang,
+        typer.Option("--lang", help="Language of the words deckgen prints on the cards."),
+    ] = CardLang.en,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    no_samples: Annotated[
+        bool,
+        typer.Option(
+            "--no-samples",
+            help="Leave out the sample cover picture, logo, subtitle and imprint text "
+            "(a build for a print shop refuses samples until they are replaced).",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Write a commented starter deck file that builds as it is (it uses the demo art)."""
+    """Write a commented starter deck file that builds as it is (it uses the demo art).
+
+    Its sample pictures and texts are marked as samples: a build warns about each one
+    left, and a build for a vendor preset refuses until they are replaced or removed.
+    """
     from deckgen import atomic
     from deckgen.deck.starter import StarterCard, starter_toml
     from deckgen.errors import InputError, excerpt
@@ -82,7 +103,10 @@ def new_command(
         )
     card = card_from_preset(preset) if preset else StarterCard()
     deck_name = name or deck_file.stem.replace("-", " ").replace("_", " ").title() or "My Deck"
-    atomic.write_text(deck_file, starter_toml(deck_name, dset.name, dset.max_pip, card))
+    text = starter_toml(
+        deck_name, dset.name, dset.max_pip, card, lang=lang.value, samples=not no_samples
+    )
+    atomic.write_text(deck_file, text)
     if not quiet:
         say(f"wrote {deck_file}; build it with: deckgen deck build {deck_file}")
 
@@ -179,28 +203,37 @@ def build_command(
     """
     from deckgen.api.decks import build_deck
     from deckgen.cli.reporting import ConsoleReporter
+    from deckgen.errors import DeckgenError
     from deckgen.prepress.printout import parse_back_offset
 
-    reporter = ConsoleReporter(quiet=quiet, json=as_json)
-    result = build_deck(
-        deck_file,
-        out,
-        reporter=reporter,
-        profile=preset,
-        sheets=sheets,
-        duplex=duplex.value if duplex else None,
-        marks=marks.value if marks else None,
-        png=png,
-        card_pdfs=card_pdfs,
-        cmyk=cmyk,
-        back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
-        preview=not no_preview,
-        strict_text=strict_text,
-        allow_outside=allow_outside,
-        force=force,
-        tts=tts,
-    )
+    # Warnings are held back: an error paragraph comes first and whole, then them.
+    reporter = ConsoleReporter(quiet=quiet, json=as_json, hold_warnings=True)
+    try:
+        result = build_deck(
+            deck_file,
+            out,
+            reporter=reporter,
+            profile=preset,
+            sheets=sheets,
+            duplex=duplex.value if duplex else None,
+            marks=marks.value if marks else None,
+            png=png,
+            card_pdfs=card_pdfs,
+            cmyk=cmyk,
+            back_offset_mm=parse_back_offset(back_offset) if back_offset else None,
+            preview=not no_preview,
+            strict_text=strict_text,
+            allow_outside=allow_outside,
+            force=force,
+            tts=tts,
+        )
+    except DeckgenError as exc:
+        reporter.finish()
+        say(f"error: {exc.message()}", err=True)
+        reporter.flush_warnings()
+        raise typer.Exit(exc.exit_code) from None
     reporter.finish()
+    reporter.flush_warnings()
     if as_json:
         payload = {
             "out_dir": str(result.out_dir),
@@ -295,11 +328,13 @@ def presets_command(as_json: JsonOpt = False) -> None:
         rows = [preset_summary(p) for p in presets]
         write_json(json.dumps({"presets": rows}, indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
     from rich.table import Table
 
+    from deckgen.cli.output import listing_console, name_column
+
     table = Table(title="Vendor presets (deckgen deck build --preset NAME)", title_justify="left")
-    for title in ("name", "card mm", "bleed", "safe", "colour", "dpi", "writes"):
+    name_column(table, "name", [p.name for p in presets])
+    for title in ("card mm", "bleed", "safe", "colour", "dpi", "writes"):
         table.add_column(title)
     for p in presets:
         names = {
@@ -321,7 +356,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
             str(p.dpi),
             writes,
         )
-    Console().print(table)
+    listing_console().print(table)
 
 
 @app.command("check")
@@ -357,23 +392,31 @@ def check_command(
 
     Exit code 1 when something was found.
     """
+    import tempfile
+
     from deckgen.cli.reporting import ConsoleReporter
-    from deckgen.deck.build import default_out_dir
+    from deckgen.deck.build import default_out_dir, write_listed
     from deckgen.prepress.printstep import check_deck
-    from deckgen.product import load_printed_deck
+    from deckgen.product import load_for_preset
     from deckgen.progress import CollectingReporter
 
-    deck = load_printed_deck(deck_file, allow_outside=allow_outside)
+    # at the card size of the preset checked against, short rules fitted to it
+    deck = load_for_preset(deck_file, preset, allow_outside=allow_outside)
     reporter = CollectingReporter()
     map_path = ink_map if ink_map is not None else default_out_dir(deck) / "ink-map.png"
-    report = check_deck(
-        deck,
-        preset=preset,
-        cmyk=cmyk,
-        allow_outside=allow_outside,
-        reporter=reporter,
-        ink_map=map_path,
-    )
+    with tempfile.TemporaryDirectory(prefix="deckgen-check-") as tmp:
+        # drawn aside first: a build's manifest may list the ink map it replaces
+        drawn = Path(tmp) / "ink-map.png"
+        report = check_deck(
+            deck,
+            preset=preset,
+            cmyk=cmyk,
+            allow_outside=allow_outside,
+            reporter=reporter,
+            ink_map=drawn,
+        )
+        if drawn.is_file():
+            write_listed(map_path, drawn.read_bytes())
     if not as_json:
         console = ConsoleReporter(quiet=quiet)
         for message in reporter.warnings:

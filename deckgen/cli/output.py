@@ -12,6 +12,7 @@ same data for a program, harmless on a terminal.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
 
@@ -36,3 +37,23 @@ def write_json(text: str) -> None:
 def write_text(text: str) -> None:
     """Write a report (Markdown, several lines) to stdout, shown harmlessly."""
     sys.stdout.write(safe_text(text))
+
+
+PIPED_WIDTH = 400
+"""The width a listing is laid out for when standard output is not a terminal: a table
+piped to a file keeps its natural width instead of being squeezed to 80 columns."""
+
+
+def listing_console() -> Any:
+    """A rich Console for a listing on stdout: the terminal's width, or, when piped,
+    wide enough that no cell is cut (a name a user must type is never shortened)."""
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        return Console()
+    return Console(width=PIPED_WIDTH)
+
+
+def name_column(table: Any, title: str, names: list[str]) -> None:
+    """Add the column of names a user types (preset, set): never wrapped or cut."""
+    table.add_column(title, no_wrap=True, min_width=max((len(n) for n in names), default=4))

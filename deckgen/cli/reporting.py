@@ -5,6 +5,10 @@ terminal (a pipe, a log file, CI), one line on stdout when a step starts and one
 it is done, printed as it happens, so a log shows where a long command is instead of
 a burst of lines at its end; stderr stays for warnings and the ``error:`` paragraph.
 ``--quiet`` hides progress and notes, and ``--json`` keeps stdout pure JSON.
+
+With ``hold_warnings`` the warnings are kept until :meth:`ConsoleReporter.flush_warnings`:
+a command that may end in an error prints its ``error:`` paragraph first, whole, and
+the warnings after it.
 """
 
 from __future__ import annotations
@@ -19,9 +23,13 @@ from rich.console import Console
 class ConsoleReporter:
     """Progress bars and notes on stderr, unless quiet."""
 
-    def __init__(self, *, quiet: bool = False, json: bool = False) -> None:
+    def __init__(
+        self, *, quiet: bool = False, json: bool = False, hold_warnings: bool = False
+    ) -> None:
         self.quiet = quiet
         self.json = json
+        self.hold_warnings = hold_warnings
+        self._held: list[str] = []
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.warnings: list[str] = []
         self._progress: Any = None
@@ -74,7 +82,16 @@ class ConsoleReporter:
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
+        if self.hold_warnings:
+            self._held.append(message)
+            return
         self.err.print(f"[yellow]warning:[/yellow] {_escape(message)}")
+
+    def flush_warnings(self) -> None:
+        """Print the warnings held back so far."""
+        held, self._held = self._held, []
+        for message in held:
+            self.err.print(f"[yellow]warning:[/yellow] {_escape(message)}")
 
     def info(self, message: str) -> None:
         if not self.quiet:

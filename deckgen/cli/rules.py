@@ -18,7 +18,7 @@ from deckgen.cli.output import say, write_json
 
 app = typer.Typer(
     help="Rules files: list them, show one, play a match, replay a recorded game, "
-    "write the rule booklet, check the rules at scale.",
+    "write the rule booklet, check the rules at scale, tune a design finding away.",
     no_args_is_help=True,
 )
 

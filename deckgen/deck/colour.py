@@ -91,6 +91,89 @@ def luminance(rgb: RGB) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def contrast_ratio(a: RGB, b: RGB) -> float:
+    """The WCAG 2 contrast ratio of two colours, 1 (same) ... 21 (black on white).
+
+    >>> round(contrast_ratio((0, 0, 0), (255, 255, 255)), 1)
+    21.0
+    """
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+MIN_TEXT_CONTRAST = 4.5
+"""The WCAG 2 contrast ratio (AA) text must reach against its ground."""
+MIN_LARGE_TEXT_CONTRAST = 3.0
+"""The same for large text (18 pt and more)."""
+LARGE_TEXT_PT = 18.0
+
+
+def readable_mix(ink: RGB, ground: RGB, t: float, *, margin: float = 1.7) -> RGB:
+    """``ink`` moved towards ``ground`` by at most ``t`` (a quieter secondary text),
+    but never so far that it stands out less than :data:`MIN_TEXT_CONTRAST` times
+    ``margin`` from ``ground`` (the margin keeps it readable after CMYK conversion,
+    FOGRA39 and SWOP alike: a K-only grey measures lighter than drawn)."""
+    step = t
+    while step > 0:
+        rgb = mix(ink, ground, step)
+        if contrast_ratio(rgb, ground) >= MIN_TEXT_CONTRAST * margin:
+            return rgb
+        step -= 0.05
+    return ink
+
+
+SOLID_BLACK_BELOW = 0.085
+"""A neutral ink darker than this luminance (``#555555`` is 0.09) counts as black text
+or line: where the printer asks for solid black it is drawn pure black (it then prints
+0/0/0/100, not a tint); lighter greys stay greys (tints of black ink alone)."""
+NEUTRAL_SPREAD = 18
+"""An ink whose sRGB channels differ by at most this (of 255) counts as grey."""
+GREYISH_CHROMA = 15.0
+"""An ink with less CIE chroma than this looks grey on paper (a tinted grey outline)."""
+
+
+def _lab(rgb: RGB) -> tuple[float, float, float]:
+    def lin(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(c) for c in rgb)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def press_colour(rgb: RGB, *, solid_black: bool, black_ink: bool) -> RGB:
+    """The ink deckgen draws text and lines with for a printer's rules.
+
+    ``black_ink``: a greyish ink becomes the neutral grey of the same lightness (it then
+    prints in black ink alone); ``solid_black``: a near-black neutral becomes pure black.
+
+    >>> press_colour((34, 34, 34), solid_black=True, black_ink=True)
+    (0, 0, 0)
+    >>> press_colour((142, 154, 171), solid_black=False, black_ink=True)
+    (153, 153, 153)
+    >>> press_colour((0, 114, 178), solid_black=True, black_ink=True)
+    (0, 114, 178)
+    """
+    neutral = max(rgb) - min(rgb) <= NEUTRAL_SPREAD
+    if black_ink and not neutral:
+        lightness, a, b = _lab(rgb)
+        if (a * a + b * b) ** 0.5 < GREYISH_CHROMA:
+            y = ((lightness + 16) / 116) ** 3 if lightness > 8 else lightness / 903.3
+            s = y * 12.92 if y <= 0.0031308 else 1.055 * y ** (1 / 2.4) - 0.055
+            v = max(0, min(255, round(s * 255)))
+            rgb, neutral = (v, v, v), True
+    if solid_black and neutral and luminance(rgb) < SOLID_BLACK_BELOW:
+        return (0, 0, 0)
+    return rgb
+
+
 def contrast_on(background: RGB) -> RGB:
     """A dark or light ink that reads on ``background``."""
     return (34, 34, 34) if luminance(background) > 0.35 else (250, 248, 240)

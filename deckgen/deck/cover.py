@@ -7,7 +7,7 @@ cover card (or, with ``strict_text``, an error).
 
 from __future__ import annotations
 
-from deckgen.deck.colour import contrast_on, mix, parse_colour
+from deckgen.deck.colour import contrast_on, mix, parse_colour, readable_mix
 from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
 from deckgen.deck.layoutboxes import cover_art_box, cover_split
@@ -21,12 +21,7 @@ from deckgen.deck.textfit import (
     fit_text,
     require_fit,
 )
-
-SET_LINE = {
-    "en": "Domino · {set} · {tiles} tiles",
-    "de": "Domino · {set} · {tiles} Steine",
-}
-SET_NAME = {"en": "double-{n}", "de": "Doppel-{n}"}
+from deckgen.deck.wording import cover_set_line
 
 
 def draw_cover(ctx: DrawContext) -> None:
@@ -37,9 +32,10 @@ def draw_cover(ctx: DrawContext) -> None:
     ink = parse_colour(spec.text_colour) if spec.text_colour else contrast_on(bg)
     ctx.fill_box(g.page, bg)
     split = cover_split(g)
-    art = cover_art_box(g)
     if deck.cover_picture is not None:
-        ctx.picture_in(deck.cover_picture, art, fit="cover", card="the cover card")
+        fit = deck.cover_fit
+        art = cover_art_box(g, fit)
+        ctx.picture_in(deck.cover_picture, art, fit=fit, card="the cover card")
         # A thin rule between picture and title area.
         ctx.fill_box(Box(g.page.x, split - 0.9, g.page.w, 1.8), mix(bg, ink, 0.35))
     else:
@@ -73,10 +69,8 @@ def draw_cover(ctx: DrawContext) -> None:
             leading=sub_fit[0].leading,
             colour=mix(ink, bg, 0.1),
         )
-    line = SET_LINE[lang].format(
-        set=SET_NAME[lang].format(n=deck.dset.max_pip), tiles=len(deck.dset)
-    )
-    ctx.centred_text(line, g.trim.cx, set_line_y, size=7.0, colour=mix(ink, bg, 0.3))
+    line = cover_set_line(lang, deck.dset.max_pip, len(deck.dset))
+    ctx.centred_text(line, g.trim.cx, set_line_y, size=7.0, colour=readable_mix(ink, bg, 0.3))
 
 
 def _fit(

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckgen.deck.colour import RGB, pdf_colour
+from deckgen.deck.colour import RGB, pdf_colour, press_colour
 from deckgen.deck.fonts import FontPair
 from deckgen.deck.geometry import Box, CardGeometry
 from deckgen.deck.pictures import PictureStore, PictureUse, PreparedPicture
+from deckgen.deck.press import PressRules
 from deckgen.deck.spec import LoadedDeck, ResolvedPicture
 from deckgen.deck.textfit import Line
 from deckgen.progress import Reporter
@@ -32,15 +33,31 @@ class DrawContext:
     pictures: PictureStore
     reporter: Reporter | None
     strict_text: bool = False
+    press: PressRules = field(default_factory=PressRules)
+    """What the printer asks of the drawing: every line at least ``min_line_pt`` wide,
+    black text and lines in solid black, grey ones in black ink alone."""
     embedded: set[str] = field(default_factory=set)
 
     # -- colour and shapes -------------------------------------------------------------
+    def ink(self, rgb: RGB) -> RGB:
+        """``rgb`` as the printer's rules want text and lines drawn (see PressRules)."""
+        return press_colour(
+            rgb, solid_black=self.press.solid_black, black_ink=self.press.black_ink_lines
+        )
+
     def fill(self, rgb: RGB) -> None:
+        """Fill colour of areas (a near-black is solid black where the printer asks)."""
+        rgb = press_colour(rgb, solid_black=self.press.solid_black, black_ink=False)
         self.canvas.setFillColor(pdf_colour(rgb))
 
+    def text_fill(self, rgb: RGB) -> None:
+        """Fill colour of text (see :meth:`ink`)."""
+        self.canvas.setFillColor(pdf_colour(self.ink(rgb)))
+
     def stroke(self, rgb: RGB, width: float) -> None:
-        self.canvas.setStrokeColor(pdf_colour(rgb))
-        self.canvas.setLineWidth(width)
+        """Stroke colour and width; no line is thinner than the printer's thinnest."""
+        self.canvas.setStrokeColor(pdf_colour(self.ink(rgb)))
+        self.canvas.setLineWidth(max(width, self.press.min_line_pt))
 
     def fill_box(self, box: Box, rgb: RGB) -> None:
         self.fill(rgb)
@@ -132,7 +149,7 @@ class DrawContext:
         from reportlab.pdfbase.pdfmetrics import stringWidth
 
         c = self.canvas
-        self.fill(colour)
+        self.text_fill(colour)
         total = height if height is not None else 0.0
         top = box.y + box.h
         if valign == "middle" and total:
@@ -162,7 +179,7 @@ class DrawContext:
     def centred_text(
         self, text: str, cx: float, baseline: float, *, size: float, colour: RGB, bold: bool = False
     ) -> None:
-        self.fill(colour)
+        self.text_fill(colour)
         self.canvas.setFont(self.fonts.bold if bold else self.fonts.regular, size)
         self.canvas.drawCentredString(cx, baseline, text)
 

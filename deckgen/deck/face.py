@@ -2,15 +2,19 @@
 
 Takes a :class:`~deckgen.deck.drawing.DrawContext` and a tile; draws on the current
 page. Each half shows its value as pips (:mod:`deckgen.deck.pips`), a numeral, a
-picture (value 0 stays blank), or a picture with small pips in a corner badge.
+picture (value 0 blank unless the deck gives a picture for 0), or a picture with
+small pips in a badge, in the corner farthest from what the photo shows (its faces).
 """
 
 from __future__ import annotations
 
+import math
+from typing import Literal
+
 from deckgen.deck.colour import RGB, mix, parse_colour
 from deckgen.deck.drawing import DrawContext
 from deckgen.deck.geometry import Box
-from deckgen.deck.layoutboxes import value_picture_box
+from deckgen.deck.layoutboxes import focus_box_on_card, use_for, value_picture_box
 from deckgen.deck.pips import SPREAD, layout
 from deckgen.tiles import Tile
 
@@ -82,11 +86,13 @@ def draw_half(ctx: DrawContext, value: int, half: Box, *, card: str, radius: flo
         draw_numeral(ctx, value, half)
     else:
         inner = value_picture_box(half)
-        if value > 0:
-            pic = ctx.deck.value_pictures[value - 1]
-            ctx.picture_in(pic, inner, fit=ctx.deck.spec.faces.fit, card=card, radius=radius * 0.7)
+        pic = ctx.deck.picture_for(value)
+        fit = ctx.deck.spec.faces.fit
+        if pic is not None:
+            ctx.picture_in(pic, inner, fit=fit, card=card, radius=radius * 0.7)
         if style == "pictures+pips" and value > 0:
-            draw_badge(ctx, value, inner)
+            focus = None if pic is None else focus_box_on_card(pic, use_for(inner, fit, pic))
+            draw_badge(ctx, value, inner, badge_corner(focus, inner.w, inner.h))
 
 
 def draw_pips(ctx: DrawContext, value: int, cx: float, cy: float, side: float, rgb: RGB) -> None:
@@ -139,11 +145,71 @@ def draw_numeral(ctx: DrawContext, value: int, half: Box) -> None:
         ctx.canvas.line(half.cx - width * 0.35, y, half.cx + width * 0.35, y)
 
 
-def draw_badge(ctx: DrawContext, value: int, inner: Box) -> None:
-    """Small pips on a light rounded badge in the picture's upper left corner."""
-    side = inner.w * 0.36
-    pad = inner.w * 0.045
-    box = Box(inner.x + pad, inner.y + inner.h - pad - side, side, side)
+Corner = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+CORNERS: tuple[Corner, ...] = ("top-left", "top-right", "bottom-left", "bottom-right")
+"""In order of preference when two corners are equally far from the photo's subject."""
+BADGE_SIDE = 0.36
+"""The pip badge's side, as a share of the card picture's width."""
+BADGE_PAD = 0.045
+"""The badge's distance from the picture's edges, as a share of its width."""
+
+Rect = tuple[float, float, float, float]
+
+
+def badge_rect(corner: Corner, box_w: float, box_h: float) -> Rect:
+    """The pip badge in a card picture of ``box_w`` x ``box_h`` (any unit): left, top,
+    right, bottom in 0..1 of the picture box, top-left origin (as a browser draws).
+
+    >>> [round(v, 3) for v in badge_rect("top-left", 10, 10)]
+    [0.045, 0.045, 0.405, 0.405]
+    >>> [round(v, 4) for v in badge_rect("bottom-right", 10, 20)]
+    [0.595, 0.7975, 0.955, 0.9775]
+    """
+    side_x, pad_x = BADGE_SIDE, BADGE_PAD
+    side_y, pad_y = BADGE_SIDE * box_w / box_h, BADGE_PAD * box_w / box_h
+    left = pad_x if corner.endswith("left") else 1 - pad_x - side_x
+    top = pad_y if corner.startswith("top") else 1 - pad_y - side_y
+    return (left, top, left + side_x, top + side_y)
+
+
+def badge_corner(focus_box: Rect | None, box_w: float, box_h: float) -> Corner:
+    """The corner of a card picture (``box_w`` x ``box_h``) for the pip badge: the one
+    whose badge covers least of ``focus_box`` (what the photo is about: left, top,
+    right, bottom in 0..1 of the picture box, top-left origin, as
+    :func:`deckgen.deck.layoutboxes.focus_box_on_card` gives it), and of those the one
+    farthest from its centre; top-left without a focus.
+
+    >>> badge_corner((0.0, 0.0, 0.4, 0.4), 10, 10)
+    'bottom-right'
+    >>> badge_corner((0.6, 0.1, 0.9, 0.5), 10, 10)
+    'bottom-left'
+    >>> badge_corner(None, 10, 10)
+    'top-left'
+    """
+    if focus_box is None:
+        return "top-left"
+    fl, ft, fr, fb = focus_box
+    fx, fy = (fl + fr) / 2, (ft + fb) / 2
+
+    def score(corner: Corner) -> tuple[float, float, int]:
+        bl, bt, br, bb = badge_rect(corner, box_w, box_h)
+        overlap = max(0.0, min(br, fr) - max(bl, fl)) * max(0.0, min(bb, fb) - max(bt, ft))
+        distance = math.hypot(((bl + br) / 2 - fx) * box_w, ((bt + bb) / 2 - fy) * box_h)
+        return (round(overlap, 6), -round(distance, 6), CORNERS.index(corner))
+
+    return min(CORNERS, key=score)
+
+
+def draw_badge(ctx: DrawContext, value: int, inner: Box, corner: Corner = "top-left") -> None:
+    """Small pips on a light rounded badge in ``corner`` of the card picture."""
+    left, top, right, bottom = badge_rect(corner, inner.w, inner.h)
+    box = Box(
+        inner.x + left * inner.w,
+        inner.y + (1 - bottom) * inner.h,
+        (right - left) * inner.w,
+        (bottom - top) * inner.h,
+    )
+    side = box.w
     face = parse_colour(ctx.deck.spec.faces.tile_colour)
     ctx.round_box(box, side * 0.2, fill=face, edge=mix(face, (0, 0, 0), 0.3), edge_width=0.4)
     draw_pips(ctx, value, box.cx, box.cy, side * 1.08, _value_rgb(ctx, value))

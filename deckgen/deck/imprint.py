@@ -3,7 +3,8 @@
 Takes a :class:`~deckgen.deck.drawing.DrawContext`; draws the imprint on the current
 page. An ``imprint.picture`` (a logo or family photo)
 takes the top of the safe area (:func:`~deckgen.deck.layoutboxes.imprint_picture_box`,
-contain fit) and the text gets the room below it, so the two never overlap; callers
+contain fit unless the deck file asks for cover) and the text gets the room below
+it, so the two never overlap; callers
 that choose short rules to fit the card render this very card, so they see that room.
 The text is the deck file's ``imprint.text`` plus ``imprint.rules`` (short rules
 that the CALLER supplies, e.g. the booklet step; deck never reads rules files itself),
@@ -13,32 +14,75 @@ size, the card is cut short with a warning, or with ``strict_text`` an error say
 
 from __future__ import annotations
 
-from deckgen.deck.colour import mix, parse_colour
+from deckgen.deck.colour import mix, parse_colour, readable_mix
 from deckgen.deck.drawing import DrawContext
-from deckgen.deck.geometry import Box
+from deckgen.deck.fonts import FontPair
+from deckgen.deck.geometry import Box, CardGeometry
 from deckgen.deck.layoutboxes import IMPRINT_PICTURE_GAP_PT, imprint_picture_box
-from deckgen.deck.textfit import MIN_READABLE_PT, clip_to_height, fit_text, require_fit
+from deckgen.deck.spec import LoadedDeck
+from deckgen.deck.textfit import (
+    MIN_READABLE_PT,
+    FitResult,
+    clip_to_height,
+    fit_text,
+    require_fit,
+)
+from deckgen.deck.wording import imprint_footer, word
 
-RULES_HEADING = {"en": "Short rules", "de": "Kurzregeln"}
-FOOTER = {
-    "en": "{set} · {tiles} tiles · {cards} cards in all",
-    "de": "{set} · {tiles} Steine · {cards} Karten insgesamt",
-}
-"""Tiles are the playing cards; the deck also has a cover and this imprint card."""
-SET_NAME = {"en": "double-{n}", "de": "Doppel-{n}"}
 MAX_SIZE_PT = 9.0
 
 
 def imprint_markup(ctx: DrawContext) -> str:
     """The imprint card's whole text as markup."""
-    deck = ctx.deck
+    return _markup(ctx.deck)
+
+
+def _markup(deck: LoadedDeck) -> str:
     spec = deck.spec.imprint
     parts = [f"**{deck.spec.name}**"]
     if spec.text.strip():
         parts.append(spec.text.strip())
     if spec.rules.strip():
-        parts.append(f"**{RULES_HEADING[deck.spec.language]}**\n{spec.rules.strip()}")
+        parts.append(f"**{word(deck.spec.language, 'short_rules')}**\n{spec.rules.strip()}")
     return "\n\n".join(parts)
+
+
+FOOTER_H_PT = 10.0
+
+
+def imprint_text_box(deck: LoadedDeck, g: CardGeometry) -> Box:
+    """The room the imprint card's text gets: the safe area above the footer, below
+    the picture when there is one."""
+    box = Box(g.safe.x, g.safe.y + FOOTER_H_PT, g.safe.w, g.safe.h - FOOTER_H_PT)
+    if deck.imprint_picture is not None:
+        pic_box = imprint_picture_box(g)
+        box = Box(box.x, box.y, box.w, pic_box.y - IMPRINT_PICTURE_GAP_PT - box.y)
+    return box
+
+
+def fit_imprint(deck: LoadedDeck, g: CardGeometry, fonts: FontPair) -> FitResult:
+    """The imprint card's text fitted to its room (fitted once: remembered by textfit)."""
+    box = imprint_text_box(deck, g)
+    return fit_text(
+        _markup(deck),
+        width_pt=box.w,
+        height_pt=box.h,
+        regular=fonts.regular,
+        bold=fonts.bold,
+        max_size=MAX_SIZE_PT,
+        min_size=MIN_READABLE_PT,
+    )
+
+
+def imprint_fits(deck: LoadedDeck, rules: str) -> bool:
+    """Whether the imprint card of ``deck`` takes ``rules`` as its short rules at the
+    minimum readable size (what a caller choosing short rules asks; nothing is drawn)."""
+    from deckgen.deck.fonts import load_fonts
+    from deckgen.deck.geometry import card_geometry
+
+    deck = deck.with_imprint_rules(rules)
+    fonts = load_fonts(deck.font_regular, deck.font_bold, where=str(deck.path))
+    return fit_imprint(deck, card_geometry(deck), fonts).fits
 
 
 def draw_imprint(ctx: DrawContext) -> None:
@@ -48,21 +92,13 @@ def draw_imprint(ctx: DrawContext) -> None:
     bg = parse_colour(spec.background)
     ink = parse_colour(spec.text_colour)
     ctx.fill_box(g.page, bg)
-    footer_h = 10.0
-    box = Box(g.safe.x, g.safe.y + footer_h, g.safe.w, g.safe.h - footer_h)
+    footer_h = FOOTER_H_PT
+    box = imprint_text_box(deck, g)
     if deck.imprint_picture is not None:
-        pic_box = imprint_picture_box(g)
-        ctx.picture_in(deck.imprint_picture, pic_box, fit="contain", card="the imprint card")
-        box = Box(box.x, box.y, box.w, pic_box.y - IMPRINT_PICTURE_GAP_PT - box.y)
-    result = fit_text(
-        imprint_markup(ctx),
-        width_pt=box.w,
-        height_pt=box.h,
-        regular=ctx.fonts.regular,
-        bold=ctx.fonts.bold,
-        max_size=MAX_SIZE_PT,
-        min_size=MIN_READABLE_PT,
-    )
+        ctx.picture_in(
+            deck.imprint_picture, imprint_picture_box(g), fit=spec.fit, card="the imprint card"
+        )
+    result = fit_imprint(deck, g, ctx.fonts)
     lines = result.lines
     if not result.fits:
         if ctx.strict_text:
@@ -79,11 +115,7 @@ def draw_imprint(ctx: DrawContext) -> None:
         lines = clip_to_height(result, box.h)
     ctx.text_lines(lines, box, size=result.size, leading=result.leading, colour=ink, align="left")
     lang = deck.spec.language
-    footer = FOOTER[lang].format(
-        set=SET_NAME[lang].format(n=deck.dset.max_pip),
-        tiles=len(deck.dset),
-        cards=len(deck.dset) + 2,
-    )
+    footer = imprint_footer(lang, deck.dset.max_pip, len(deck.dset))
     ctx.stroke(mix(ink, bg, 0.7), 0.5)
     ctx.canvas.line(g.safe.x, g.safe.y + footer_h - 3, g.safe.x + g.safe.w, g.safe.y + footer_h - 3)
-    ctx.centred_text(footer, g.trim.cx, g.safe.y + 1, size=6.5, colour=mix(ink, bg, 0.35))
+    ctx.centred_text(footer, g.trim.cx, g.safe.y + 1, size=6.5, colour=readable_mix(ink, bg, 0.35))

@@ -1,9 +1,12 @@
 """``manifest.json``: every file a deck build wrote and every card, for scripts and later steps.
 
-Takes the loaded deck, the card list and the files written; gives the manifest as a
-dict (and JSON text). Format version 1; fields may be added, never removed::
+Takes the loaded deck, the card list, the files written and what the build plan
+records about the build; gives the manifest as a dict (and JSON text). Format version
+1; fields may be added, never removed::
 
     {"format_version": 1, "deck": name, "set": "double-7",
+     "preset": the vendor preset built for (null: none), "build": {"preset", "colour",
+     "pdfx", "icc_profile", "options": {...}} (what was actually used),
      "card": {"width_mm", "height_mm", "bleed_mm", "safe_mm", "corner_radius_mm"},
      "files": [{"path", "kind", "pages"?, "sha256", "bytes"}],
      "cards": [{"index", "kind": "cover"|"tile"|"imprint", "tile": "a-b"|null, "page"}]}
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,16 +47,37 @@ class OutputFile:
         return item
 
 
+def previous_set(folder: Path) -> list[str]:
+    """The files an earlier build listed in ``folder``'s manifest (and the manifest):
+    a new build replaces them all, so nothing of an earlier build is left over."""
+    path = folder / "manifest.json"
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        listed = [str(e["path"]) for e in data.get("files", []) if isinstance(e, dict)]
+    except (OSError, ValueError, KeyError, AttributeError):
+        return []
+    return [*listed, "manifest.json"]
+
+
 def manifest_dict(
-    deck: LoadedDeck, cards: Sequence[CardRef], files: Sequence[OutputFile], folder: Path
+    deck: LoadedDeck,
+    cards: Sequence[CardRef],
+    files: Sequence[OutputFile],
+    folder: Path,
+    *,
+    record: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """``record``: what the build plan says about the build (the preset and options
+    actually used); without one the build used no preset."""
     spec = deck.spec
+    build = dict(record or {})
     return {
         "format_version": FORMAT_VERSION,
         "deck": spec.name,
         "set": deck.dset.name,
         "language": spec.language,
-        "preset": spec.preset,
+        "preset": build.get("preset"),
+        "build": build,
         "card": {
             "width_mm": deck.width_mm,
             "height_mm": deck.height_mm,

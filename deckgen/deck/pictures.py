@@ -301,6 +301,30 @@ def _to_srgb(im: PILImage.Image, icc: bytes | None) -> PILImage.Image:
     return im
 
 
+def cover_crop(
+    size: tuple[float, float], box_ratio: float, focus: tuple[float, float]
+) -> tuple[float, float, float, float]:
+    """The part of a picture of ``size`` that a ``cover`` fit shows in a box of
+    ``box_ratio`` (width / height): the largest box-shaped region centred on the focus
+    point (0..1 units), moved inside the picture. Gives (left, top, width, height) in
+    the units of ``size`` (pixels, or 1 x 1 for fractions of the picture).
+
+    >>> cover_crop((300, 100), 1.0, (0.0, 0.5))
+    (0.0, 0.0, 100.0, 100.0)
+    >>> cover_crop((300, 100), 1.0, (0.5, 0.5))
+    (100.0, 0.0, 100.0, 100.0)
+    """
+    cw, ch = size
+    if cw / ch > box_ratio:
+        crop_w, crop_h = ch * box_ratio, float(ch)
+    else:
+        crop_w, crop_h = float(cw), cw / box_ratio
+    fx, fy = focus
+    left = min(max(fx * cw - crop_w / 2, 0.0), cw - crop_w)
+    top = min(max(fy * ch - crop_h / 2, 0.0), ch - crop_h)
+    return (left, top, crop_w, crop_h)
+
+
 def prepare_picture(
     decoded: DecodedPicture,
     use: PictureUse,
@@ -323,14 +347,7 @@ def prepare_picture(
     tw, th = _target_px(use, dpi)
     box_ratio = use.width_mm / use.height_mm
     if use.fit == "cover":
-        # Crop the largest box-shaped region around the focus point.
-        if cw / ch > box_ratio:
-            crop_w, crop_h = ch * box_ratio, float(ch)
-        else:
-            crop_w, crop_h = float(cw), cw / box_ratio
-        fx, fy = use.focus
-        left = min(max(fx * cw - crop_w / 2, 0.0), cw - crop_w)
-        top = min(max(fy * ch - crop_h / 2, 0.0), ch - crop_h)
+        left, top, crop_w, crop_h = cover_crop((cw, ch), box_ratio, use.focus)
         region = (left, top, left + crop_w, top + crop_h)
         full_px_w = crop_w / factor
         out_w, out_h = min(tw, round(crop_w)), min(th, round(crop_h))
@@ -401,14 +418,18 @@ def warn_low_dpi(
     card: str = "",
 ) -> None:
     """Warn when a picture prints below ``dpi``; ``drawn``: effective dpi, width and
-    height in mm as drawn."""
+    height in mm as drawn. The numbers and words are the one resolution rule's
+    (:mod:`deckgen.deck.resolution`)."""
+    from deckgen.deck.resolution import needed_px, slot_name
+
     effective_dpi, draw_w, draw_h = drawn
+    need_w, need_h = needed_px(draw_w, draw_h, dpi)
     if effective_dpi < dpi - 0.5:
+        slot = slot_name(where.rsplit("key ", 1)[-1])
         reporter.warn(
-            f"{path.name} ({where}) prints at {effective_dpi:.0f} dpi"
-            f"{' on ' + card if card else ''}, below the {dpi} dpi a sharp print needs; "
-            f"use a picture of at least {round(draw_w / 25.4 * dpi)} x "
-            f"{round(draw_h / 25.4 * dpi)} pixels"
+            f"{path.name} ({slot}) prints at {effective_dpi:.0f} dpi"
+            f"{' on ' + card if card else ''}, below {dpi} dpi: use a picture of at "
+            f"least {need_w} x {need_h} px"
         )
 
 
@@ -479,21 +500,15 @@ class PictureStore:
         return PreparedKey(digest, frozenset(self._needs_of(path)), use, self.dpi)
 
     def _prepare(self, path: Path, use: PictureUse, card: str) -> PreparedPicture:
+        # No resolution warning here: the build's preflight judges every picture in
+        # every slot once, by the one rule (deckgen.deck.resolution).
         if self.cache is None:
-            return prepare_picture(
-                self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
-            )
+            return prepare_picture(self._decode(path), use, dpi=self.dpi, card=card)
         key = self._cache_key(path, use)
         found = self.cache.get(key)
         if found is None:
-            found = prepare_picture(
-                self._decode(path), use, dpi=self.dpi, reporter=self.reporter, card=card
-            )
+            found = prepare_picture(self._decode(path), use, dpi=self.dpi, card=card)
             self.cache.put(key, found)
-        elif self.reporter is not None:
-            drawn = (found.effective_dpi, found.draw_width_mm, found.draw_height_mm)
-            where = self._where.get(path, str(path))
-            warn_low_dpi(self.reporter, path, where, drawn, self.dpi, card)
         return found
 
     def get(self, path: Path, use: PictureUse, *, card: str = "") -> PreparedPicture:

@@ -11,7 +11,7 @@ import io
 import math
 from typing import TYPE_CHECKING
 
-from deckgen.deck.render import rasterize_pages, trim_image
+from deckgen.deck.render import ParsedPdf, rasterize_pages, trim_image
 from deckgen.deck.spec import LoadedDeck
 from deckgen.units import px_at
 
@@ -35,7 +35,11 @@ def _rounded(im: PILImage.Image, radius_px: int) -> PILImage.Image:
 
 
 def contact_sheet(
-    deck: LoadedDeck, fronts_pdf: bytes, back_pdf: bytes, *, dpi: int = PREVIEW_DPI
+    deck: LoadedDeck,
+    fronts_pdf: bytes | ParsedPdf,
+    back_pdf: bytes | ParsedPdf,
+    *,
+    dpi: int = PREVIEW_DPI,
 ) -> bytes:
     """A PNG with every front in deck order, then the back, in a grid."""
     from PIL import Image

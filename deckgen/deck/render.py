@@ -14,13 +14,14 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, overload
 
 from deckgen.deck.cards import CardRef, deck_cards, select_cards
 from deckgen.deck.fonts import load_fonts
 from deckgen.deck.geometry import CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import register_picture_needs
 from deckgen.deck.pictures import TARGET_DPI, PictureStore
+from deckgen.deck.press import PressRules
 from deckgen.deck.spec import LoadedDeck, load_deck
 from deckgen.progress import Reporter
 from deckgen.tiles import Tile
@@ -65,53 +66,50 @@ def new_canvas(buffer: io.BytesIO, geometry: CardGeometry, *, title: str, initia
     return c
 
 
+class RenderOptions(TypedDict, total=False):
+    """How :func:`render_pdf` draws (all optional)."""
+
+    back: bool
+    """Draw the back instead of fronts."""
+    dpi: int
+    """The resolution pictures are prepared for (when no ``store`` is given)."""
+    reporter: Reporter | None
+    strict_text: bool
+    store: PictureStore | None
+    """Pictures already registered and prepared (a build shares one for both PDFs)."""
+    press: PressRules
+    """What the printer asks of the drawing (thinnest line, solid black)."""
+
+
 def render_pdf(
     deck: LoadedDeck,
     cards: Sequence[CardRef] | None = None,
-    *,
-    back: bool = False,
-    dpi: int = TARGET_DPI,
-    reporter: Reporter | None = None,
-    strict_text: bool = False,
-    store: PictureStore | None = None,
+    **options: Unpack[RenderOptions],
 ) -> RenderedPdf:
     """One page per card of ``cards`` (default: every front), or the back when ``back``."""
     from deckgen.deck.imagexobject import binary_streams
 
     with binary_streams():
-        return _render_pdf(
-            deck,
-            cards,
-            back=back,
-            dpi=dpi,
-            reporter=reporter,
-            strict_text=strict_text,
-            store=store,
-        )
+        return _render_pdf(deck, cards, options)
 
 
 def _render_pdf(
-    deck: LoadedDeck,
-    cards: Sequence[CardRef] | None = None,
-    *,
-    back: bool = False,
-    dpi: int = TARGET_DPI,
-    reporter: Reporter | None = None,
-    strict_text: bool = False,
-    store: PictureStore | None = None,
+    deck: LoadedDeck, cards: Sequence[CardRef] | None, options: RenderOptions
 ) -> RenderedPdf:
-    """One page per card of ``cards`` (default: every front), or the back when ``back``."""
     from deckgen.deck.back import draw_back
     from deckgen.deck.cover import draw_cover
     from deckgen.deck.drawing import DrawContext
     from deckgen.deck.face import draw_tile_card
     from deckgen.deck.imprint import draw_imprint
 
+    back = options.get("back", False)
+    reporter = options.get("reporter")
+    store = options.get("store")
     geometry = card_geometry(deck)
     if cards is None:
         cards = [] if back else deck_cards(deck)
     if store is None:
-        store = PictureStore(dpi=dpi, reporter=reporter)
+        store = PictureStore(dpi=options.get("dpi", TARGET_DPI), reporter=reporter)
         register_picture_needs(deck, geometry, store, cards=cards, back=back)
     fonts = load_fonts(deck.font_regular, deck.font_bold, where=str(deck.path))
     buffer = io.BytesIO()
@@ -124,7 +122,8 @@ def _render_pdf(
         fonts=fonts,
         pictures=store,
         reporter=reporter,
-        strict_text=strict_text,
+        strict_text=options.get("strict_text", False),
+        press=options.get("press", PressRules()),
     )
     pages = 0
     if back:
@@ -152,13 +151,41 @@ def _render_pdf(
     return RenderedPdf(data=buffer.getvalue(), pages=pages, images_embedded=len(ctx.embedded))
 
 
+class ParsedPdf:
+    """PDF bytes parsed by pdfium once, for every reader of the same bytes.
+
+    A build draws ``cards.pdf``; its preview and (while the file is unchanged) its
+    preflight read this one parse instead of parsing the file again. ``parses`` counts
+    how often the bytes were parsed (0 or 1).
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.parses = 0
+        self._document: Any = None
+
+    @property
+    def document(self) -> Any:
+        """The pypdfium2 ``PdfDocument`` (parsed on first use)."""
+        if self._document is None:
+            import pypdfium2 as pdfium
+
+            self._document = pdfium.PdfDocument(self.data)
+            self.parses += 1
+        return self._document
+
+    def close(self) -> None:
+        if self._document is not None:
+            self._document.close()
+            self._document = None
+
+
 def rasterize_pages(
-    pdf: bytes, *, dpi: float, pages: Sequence[int] | None = None
+    pdf: bytes | ParsedPdf, *, dpi: float, pages: Sequence[int] | None = None
 ) -> list[PILImage.Image]:
     """Render PDF pages to RGB PIL images at ``dpi`` with pypdfium2."""
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
+    parsed = pdf if isinstance(pdf, ParsedPdf) else ParsedPdf(pdf)
+    doc = parsed.document
     try:
         chosen = range(len(doc)) if pages is None else pages
         out = []
@@ -169,7 +196,24 @@ def rasterize_pages(
             page.close()
         return out
     finally:
-        doc.close()
+        if parsed is not pdf:
+            parsed.close()
+
+
+class CardsOptions(TypedDict, total=False):
+    """The options of :func:`render_cards` (all optional)."""
+
+    dpi: int
+    """PNG resolution (default 150)."""
+    picture_dpi: int
+    """The resolution pictures are prepared for."""
+    bleed: bool
+    """PNGs keep the bleed (default: cut to the card)."""
+    imprint_rules: str | None
+    """The caller's short rules text for the imprint card."""
+    strict_text: bool
+    allow_outside: bool
+    reporter: Reporter | None
 
 
 @overload
@@ -178,13 +222,7 @@ def render_cards(
     cards: Sequence[int | str | Tile | CardRef] | None = None,
     *,
     fmt: Literal["pdf"] = "pdf",
-    dpi: int = 150,
-    picture_dpi: int = TARGET_DPI,
-    bleed: bool = False,
-    imprint_rules: str | None = None,
-    strict_text: bool = False,
-    allow_outside: bool = False,
-    reporter: Reporter | None = None,
+    **options: Unpack[CardsOptions],
 ) -> bytes: ...
 
 
@@ -194,13 +232,7 @@ def render_cards(
     cards: Sequence[int | str | Tile | CardRef] | None = None,
     *,
     fmt: Literal["png"],
-    dpi: int = 150,
-    picture_dpi: int = TARGET_DPI,
-    bleed: bool = False,
-    imprint_rules: str | None = None,
-    strict_text: bool = False,
-    allow_outside: bool = False,
-    reporter: Reporter | None = None,
+    **options: Unpack[CardsOptions],
 ) -> list[bytes]: ...
 
 
@@ -209,13 +241,7 @@ def render_cards(
     cards: Sequence[int | str | Tile | CardRef] | None = None,
     *,
     fmt: Literal["pdf", "png"] = "pdf",
-    dpi: int = 150,
-    picture_dpi: int = TARGET_DPI,
-    bleed: bool = False,
-    imprint_rules: str | None = None,
-    strict_text: bool = False,
-    allow_outside: bool = False,
-    reporter: Reporter | None = None,
+    **options: Unpack[CardsOptions],
 ) -> bytes | list[bytes]:
     """Chosen cards of a deck as PDF bytes (one page each) or as PNG bytes per card.
 
@@ -226,17 +252,25 @@ def render_cards(
     (``bleed=False``) or keep the bleed, rendered at ``dpi``.
     """
     if not isinstance(deck, LoadedDeck):
-        deck = load_deck(deck, allow_outside=allow_outside)
+        deck = load_deck(deck, allow_outside=options.get("allow_outside", False))
+    imprint_rules = options.get("imprint_rules")
     if imprint_rules is not None:
         deck = deck.with_imprint_rules(imprint_rules)
     refs = select_cards(deck, cards) if cards is not None else deck_cards(deck)
-    rendered = render_pdf(deck, refs, dpi=picture_dpi, reporter=reporter, strict_text=strict_text)
+    rendered = render_pdf(
+        deck,
+        refs,
+        dpi=options.get("picture_dpi", TARGET_DPI),
+        reporter=options.get("reporter"),
+        strict_text=options.get("strict_text", False),
+    )
     if fmt == "pdf":
         return rendered.data
+    dpi = options.get("dpi", 150)
     images = rasterize_pages(rendered.data, dpi=dpi)
     out = []
     for im in images:
-        if not bleed:
+        if not options.get("bleed", False):
             im = trim_image(im, deck, dpi)
         buf = io.BytesIO()
         im.save(buf, format="PNG", optimize=False)

@@ -96,6 +96,9 @@ class FacesModel(_Model):
     colours: list[Colour] | None = None
     ink: Colour = "#222222"
     pictures: list[Picture] = Field(default_factory=list, max_length=MAX_SUPPORTED_PIP)
+    """One picture for each value 1 ... N (in order)."""
+    zero_picture: Picture | None = None
+    """The picture for 0 (optional; without it the 0 halves stay blank)."""
     fit: Literal["cover", "contain"] = "cover"
     half_rotation: bool = False
     """Turn the second half's picture (or numeral) by 180 degrees, so that it reads
@@ -115,6 +118,10 @@ class CoverModel(_Model):
     title: str | None = Field(default=None, max_length=200)
     subtitle: str = Field(default="", max_length=300)
     picture: Picture | None = None
+    fit: Literal["cover", "contain"] | None = None
+    """How the cover picture fills its box: ``cover`` (cropped around its focus) or
+    ``contain`` (whole, on the cover colour). Unset: ``contain`` for a logo (the back's
+    logo file, or a picture with transparency), else ``cover``."""
     background: Colour = "#1d3557"
     text_colour: Colour | None = None
 
@@ -123,7 +130,10 @@ class ImprintModel(_Model):
     text: str = Field(default="", max_length=MAX_TEXT_CHARS)
     rules: str = Field(default="", max_length=MAX_TEXT_CHARS)
     picture: Picture | None = None
-    """A logo or photo above the imprint text (contain fit; the text keeps its room)."""
+    """A logo or photo above the imprint text (the text keeps its room)."""
+    fit: Literal["cover", "contain"] = "contain"
+    """``contain``: the whole picture, on the imprint colour (a logo is never cut);
+    ``cover``: the box filled, cropped around the picture's focus."""
     background: Colour = "#fffdf7"
     text_colour: Colour = "#222222"
 
@@ -185,6 +195,42 @@ class LoadedDeck:
     font_bold: Path | None
     value_colours: tuple[RGB, ...] = field(default=())
     imprint_picture: ResolvedPicture | None = None
+    zero_picture: ResolvedPicture | None = None
+
+    def picture_for(self, value: int) -> ResolvedPicture | None:
+        """The picture a half of ``value`` shows (None: no picture style, or a blank 0)."""
+        if not self.uses_pictures:
+            return None
+        if value == 0:
+            return self.zero_picture
+        return self.value_pictures[value - 1]
+
+    @property
+    def cover_fit(self) -> Literal["cover", "contain"]:
+        """The cover picture's fit: the deck file's, else ``contain`` for a logo."""
+        given = self.spec.cover.fit
+        if given is not None:
+            return given
+        pic = self.cover_picture
+        if pic is None:
+            return "cover"
+        if self.logo is not None and pic.path.resolve() == self.logo.path.resolve():
+            return "contain"
+        return "contain" if _has_transparency(pic.path) else "cover"
+
+    @property
+    def pictures(self) -> list[ResolvedPicture]:
+        """Every picture the deck names (each slot once, files may repeat)."""
+        found = [
+            *self.value_pictures,
+            self.zero_picture,
+            self.card_picture,
+            self.back_picture,
+            self.logo,
+            self.cover_picture,
+            self.imprint_picture,
+        ]
+        return [p for p in found if p is not None]
 
     @property
     def bleed_mm(self) -> float:
@@ -212,6 +258,19 @@ class LoadedDeck:
         imprint = self.spec.imprint.model_copy(update={"rules": rules})
         spec = self.spec.model_copy(update={"imprint": imprint})
         return _replace(self, spec=spec)
+
+
+def _has_transparency(path: Path) -> bool:
+    """Whether the picture file has an alpha channel or a transparent colour (a logo)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            return image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or (
+                "transparency" in image.info
+            )
+    except Exception:
+        return False  # the picture loader reports unreadable files
 
 
 def _replace(deck: LoadedDeck, **changes: Any) -> LoadedDeck:
@@ -328,7 +387,8 @@ def _load(spec: DeckFile, *, path: Path, allow_outside: bool) -> LoadedDeck:
     if faces.style in ("pictures", "pictures+pips") and len(faces.pictures) != needed:
         raise SpecError(
             f"{dset.name} needs {needed} pictures (one for each value 1 ... {needed}; "
-            f"value 0 stays blank), but faces.pictures lists {len(faces.pictures)}",
+            "the picture for 0 is faces.zero_picture and may be left out), but "
+            f"faces.pictures lists {len(faces.pictures)}",
             where=where("faces.pictures"),
             fix=f"list exactly {needed} picture files"
             + (
@@ -371,6 +431,7 @@ def _load(spec: DeckFile, *, path: Path, allow_outside: bool) -> LoadedDeck:
         logo=pic(spec.back.logo, "back.logo"),
         cover_picture=pic(spec.cover.picture, "cover.picture"),
         imprint_picture=pic(spec.imprint.picture, "imprint.picture"),
+        zero_picture=pic(faces.zero_picture, "faces.zero_picture"),
         font_regular=_resolve_font(
             spec.fonts.regular,
             base_dir=base,

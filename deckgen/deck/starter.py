@@ -3,11 +3,182 @@
 Takes a deck name, a set and optional card settings (from a vendor preset:
 :func:`deckgen.prepress.presets.card_from_preset`); gives TOML
 text that builds as it is: its pictures point at deckgen's own demo art (``demo:...``).
+
+Everything the starter puts in as a sample is recognisable as such in the deck file,
+so that a build never prints it silently: a picture named with ``demo:`` (deckgen's demo
+art) and the sample texts of :data:`SAMPLE_IMPRINT_TEXT` and :data:`SAMPLE_SUBTITLE` (in
+every language the starter writes). :func:`sample_items` lists what of it a loaded deck
+still holds, named as the customer sees it (the slot, in German and English), for the
+build's refusal against a vendor preset and for the studio's checklist.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from deckgen.deck.wording import WORDS
+
+if TYPE_CHECKING:
+    from deckgen.deck.spec import LoadedDeck, PictureRef
+
+SAMPLE_IMPRINT_TEXT = WORDS["sample_imprint"]
+"""The starter's sample imprint text per language (the studio starts from it too; the
+words live in :mod:`deckgen.deck.wording`)."""
+SAMPLE_SUBTITLE = WORDS["sample_subtitle"]
+"""The starter's sample cover subtitle per language."""
+
+
+@dataclass(frozen=True)
+class SampleItem:
+    """One piece of sample content still in a deck, named as the customer sees it."""
+
+    key: str
+    """Where it is in the deck file (for scripts; never shown to a customer)."""
+    slot: dict[str, str]
+    """The slot, per language (``en``, ``de``): "the picture for 3" ..."""
+    how: dict[str, str]
+    """How to replace or remove it, per language."""
+
+    def name(self, language: str = "en") -> str:
+        return self.slot.get(language, self.slot["en"])
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+def _picture_item(key: str, en: str, de: str) -> SampleItem:
+    return SampleItem(
+        key,
+        {"en": en, "de": de},
+        {
+            "en": f"put your own picture in {en}, or take it out",
+            "de": f"setzen Sie ein eigenes Bild in {de} ein oder nehmen Sie es heraus",
+        },
+    )
+
+
+def sample_items(deck: LoadedDeck) -> list[SampleItem]:
+    """The starter's sample content still in ``deck``: pictures of deckgen's demo art
+    (named with ``demo:``) and the sample texts, in card order (cover, tiles, back,
+    imprint). Empty for a deck whose every picture and text is the customer's own."""
+    from deckgen.deck.spec import DEMO_PREFIX
+
+    spec = deck.spec
+    items: list[SampleItem] = []
+
+    def demo(ref: PictureRef | None) -> bool:
+        return ref is not None and ref.file.startswith(DEMO_PREFIX)
+
+    if demo(spec.cover.picture):
+        items.append(_picture_item("cover.picture", "the cover picture", "das Titelbild"))
+    subtitle = spec.cover.subtitle or ""
+    if any(_same_text(subtitle, t) for t in SAMPLE_SUBTITLE.values()):
+        items.append(
+            SampleItem(
+                "cover.subtitle",
+                {"en": "the cover's subtitle", "de": "der Untertitel auf dem Titelblatt"},
+                {
+                    "en": "write your own subtitle, or leave it empty",
+                    "de": "schreiben Sie einen eigenen Untertitel oder lassen Sie ihn leer",
+                },
+            )
+        )
+    if demo(spec.card.background_picture):
+        items.append(
+            _picture_item("card.background_picture", "the card background", "den Kartenhintergrund")
+        )
+    if deck.uses_pictures:
+        for value, ref in enumerate(spec.faces.pictures, start=1):
+            if demo(ref):
+                items.append(
+                    _picture_item(
+                        f"faces.pictures[{value - 1}]",
+                        f"the picture for {value}",
+                        f"das Bild für die {value}",
+                    )
+                )
+    if demo(spec.back.picture):
+        items.append(_picture_item("back.picture", "the back picture", "das Rückseitenbild"))
+    if demo(spec.back.logo):
+        items.append(
+            _picture_item("back.logo", "the logo on the back", "das Logo auf der Rückseite")
+        )
+    if demo(spec.imprint.picture):
+        items.append(
+            _picture_item(
+                "imprint.picture", "the imprint card's picture", "das Bild der Impressumskarte"
+            )
+        )
+    if any(_same_text(spec.imprint.text, t) for t in SAMPLE_IMPRINT_TEXT.values()):
+        items.append(
+            SampleItem(
+                "imprint.text",
+                {"en": "the text on the imprint card", "de": "der Text der Impressumskarte"},
+                {
+                    "en": "write who made the deck there, or leave it empty",
+                    "de": "schreiben Sie dort, wer das Spiel gemacht hat, oder lassen Sie ihn leer",
+                },
+            )
+        )
+    return items
+
+
+def _joined(names: list[str], and_word: str) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {and_word} " + names[-1]
+
+
+def _slots(items: list[SampleItem], language: str) -> list[str]:
+    """Slot names, the value pictures grouped ("the pictures for 1, 2 and 3")."""
+    values = [
+        i.key.removeprefix("faces.pictures[").rstrip("]")
+        for i in items
+        if i.key.startswith("faces.pictures[")
+    ]
+    numbers = [str(int(v) + 1) for v in values]
+    out: list[str] = []
+    for item in items:
+        if item.key.startswith("faces.pictures["):
+            if numbers:
+                if len(numbers) == 1:
+                    out.append(item.name(language))
+                elif language == "de":
+                    out.append(f"die Bilder für {_joined(numbers, 'und')}")
+                else:
+                    out.append(f"the pictures for {_joined(numbers, 'and')}")
+                numbers = []
+            continue
+        out.append(item.name(language))
+    return out
+
+
+SAMPLE_WORDS = {
+    "en": (
+        "the deck still holds sample content of the starter deck, which would be printed "
+        "as it is: {slots}",
+        "replace each with your own (your own photo, your own words) or take it out",
+        "and",
+    ),
+    "de": (
+        "Das Spiel enthält noch Beispielinhalt der Vorlage, der so gedruckt würde: {slots}",
+        "ersetzen Sie jedes davon durch Ihr Eigenes (ein eigenes Foto, eigene Worte) oder "
+        "nehmen Sie es heraus",
+        "und",
+    ),
+}
+
+
+def samples_message(items: list[SampleItem], language: str = "en") -> tuple[str, str]:
+    """What is left (each sample item named as the customer sees it) and what to do."""
+    what, fix, and_word = SAMPLE_WORDS.get(language, SAMPLE_WORDS["en"])
+    return what.format(slots=_joined(_slots(items, language), and_word)), fix
+
+
+def samples_paragraph(items: list[SampleItem], language: str = "en") -> str:
+    """One paragraph naming each sample item as the customer sees it, and what to do."""
+    what, fix = samples_message(items, language)
+    return f"{what}. {fix[0].upper()}{fix[1:]}."
 
 
 @dataclass(frozen=True)
@@ -25,8 +196,22 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> str:
-    """The starter deck file's text."""
+def starter_toml(
+    name: str,
+    set_name: str,
+    max_pip: int,
+    card: StarterCard,
+    *,
+    lang: str = "en",
+    samples: bool = True,
+) -> str:
+    """The starter deck file's text; ``lang`` (en or de) is the language of the cards;
+    ``samples=False`` leaves out the sample cover picture, logo, subtitle and imprint
+    text (the slots stay, commented or empty)."""
+    from deckgen.deck.wording import card_language
+
+    lang = card_language(lang)
+    imprint = SAMPLE_IMPRINT_TEXT[lang].replace("\\", "\\\\").replace('"', '\\"')
     pictures = ",\n".join(f'  "demo:value-{v:02d}.png"' for v in range(1, max_pip + 1))
     picture_note = (
         ""
@@ -34,6 +219,13 @@ def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> s
         else f"# deckgen ships 12 demo pictures; {set_name} needs {max_pip}: add your own.\n"
     )
     preset_line = f"preset = {_q(card.preset)}\n" if card.preset else ""
+    logo_line = (
+        'logo = "demo:logo.png"         # PNG with transparency works best'
+        if samples
+        else '# logo = "my-logo.png"       # PNG with transparency works best'
+    )
+    cover_line = 'picture = "demo:cover.jpg"' if samples else '# picture = "my-cover.jpg"'
+
     if max_pip > 12:
         pictures = ",\n".join(
             f'  "demo:value-{(v - 1) % 12 + 1:02d}.png"' for v in range(1, max_pip + 1)
@@ -45,7 +237,7 @@ def starter_toml(name: str, set_name: str, max_pip: int, card: StarterCard) -> s
 
 name = {_q(name)}
 set = {_q(set_name)}              # double-6 ... double-12 (up to double-18)
-language = "en"                # en or de: the few words deckgen prints itself
+language = "{lang}"                # en or de: the few words deckgen prints itself
 # back_offset_mm = [0.0, 0.0]  # duplex back shift (x, y) from `deckgen deck calibrate`
 {preset_line}
 [card]
@@ -77,20 +269,18 @@ half_rotation = false          # true: the lower half's picture reads upright wh
 [back]
 background = "#1d3557"
 pattern = "lattice"            # none, dots, diagonal, lattice
-logo = "demo:logo.png"         # PNG with transparency works best
+{logo_line}
 logo_width = 0.6               # share of the card's safe width
 
 [cover]
 title = {_q(name)}
-subtitle = "Our family domino"
-picture = "demo:cover.jpg"
+subtitle = {_q(SAMPLE_SUBTITLE[lang]) if samples else '""'}
+{cover_line}
 background = "#1d3557"
 
 [imprint]
 text = \"\"\"
-**Made by** the Example family, Example Street 1, 12345 Example Town
-
-Printed 2026. Blank lines start paragraphs; **double stars** make bold.
+{imprint if samples else ""}
 \"\"\"
 
 # [fonts]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Required, TypedDict, Unpack
 
 from deckgen.errors import SpecError
 
@@ -215,23 +215,61 @@ def block_height(lines: list[Line | None], size: float, leading: float) -> float
     return (full - 1) * leading + size + gaps * leading * 0.5
 
 
-def fit_text(
-    text: str,
-    *,
-    width_pt: float,
-    height_pt: float,
-    regular: str,
-    bold: str,
-    max_size: float,
-    min_size: float = MIN_READABLE_PT,
-    line_spacing: float = 1.25,
-    language: str | None = None,
-) -> FitResult:
+class FrameOptions(TypedDict, total=False):
+    """The box and fonts :func:`fit_text` fits into (see :class:`TextFrame`)."""
+
+    width_pt: Required[float]
+    height_pt: Required[float]
+    regular: Required[str]
+    bold: Required[str]
+    max_size: Required[float]
+    min_size: float
+    line_spacing: float
+    language: str | None
+
+
+@dataclass(frozen=True)
+class TextFrame:
+    """Where a text is fitted: the box (pt), the fonts, the sizes allowed, the language."""
+
+    width_pt: float
+    height_pt: float
+    regular: str
+    bold: str
+    max_size: float
+    min_size: float = MIN_READABLE_PT
+    line_spacing: float = 1.25
+    language: str | None = None
+
+
+def fit_text(text: str, **frame: Unpack[FrameOptions]) -> FitResult:
     """The largest size from ``max_size`` down to ``min_size`` at which ``text`` fits,
     keeping words whole if any size allows, else hyphenating them by ``language``'s
-    rules, else cutting them (see the module docstring)."""
+    rules, else cutting them (see the module docstring).
+
+    A text is fitted once per frame: the same text in the same frame (the imprint
+    card's text chosen for the short rules, then drawn) gives the remembered result.
+    """
+    return fit_in(text, TextFrame(**frame))
+
+
+FIT_CACHE_SIZE = 256
+
+
+@lru_cache(maxsize=FIT_CACHE_SIZE)
+def fit_in(text: str, frame: TextFrame) -> FitResult:
+    """:func:`fit_text` with its frame as a record (results are remembered)."""
+    return measure_fit(text, frame)
+
+
+def measure_fit(text: str, frame: TextFrame) -> FitResult:
+    """Fit ``text`` into ``frame`` (the work behind :func:`fit_in`, never remembered)."""
+    width_pt, height_pt = frame.width_pt, frame.height_pt
+    regular, bold = frame.regular, frame.bold
+    max_size, min_size = frame.max_size, frame.min_size
+    line_spacing = frame.line_spacing
     paragraphs = parse_markup(text)
-    dictionary = hyphenator(language)
+    dictionary = hyphenator(frame.language)
 
     def attempt(size: float, mode: Literal["whole", "hyphenate", "cut"]) -> FitResult:
         leading = size * line_spacing

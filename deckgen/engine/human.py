@@ -36,7 +36,9 @@ class HumanPlayer:
         hand = " ".join(str(tiles[i]) for i in bits(view.hand))
         ends = " ".join(str(v) for v in view.ends) if view.ends else "(empty table)"
         others = ", ".join(
-            f"{seat_name(s)}: {c} tiles" for s, c in enumerate(view.hand_counts) if s != view.seat
+            f"{seat_name(s)}: {c} tile{'' if c == 1 else 's'}"
+            for s, c in enumerate(view.hand_counts)
+            if s != view.seat
         )
         self._say("")
         if len(view.history) + 1 < self._seen or (not view.history and self._seen):

@@ -105,6 +105,7 @@ class RoundState:
         "setup",
         "stock",
         "t",
+        "turn_drew",
     )
 
     def __init__(
@@ -131,7 +132,9 @@ class RoundState:
         self.seat = setup.starter
         """The seat to move."""
         self.drew = 0
-        """Tiles the seat to move drew in this turn."""
+        """Tiles the seat to move drew for this decision."""
+        self.turn_drew = 0
+        """Tiles it drew earlier in the same turn (a turn that goes on to cover a double)."""
         self.counts = Counts()
         self.fired = fired
         """Clause ids that decided something at setup."""
@@ -229,6 +232,7 @@ class RoundState:
         out.layout = self.layout.copy()
         out.seat = self.seat
         out.drew = self.drew
+        out.turn_drew = self.turn_drew
         out.counts = self.counts.copy()
         out.fired = set(self.fired)
         out.gaps = list(self.gaps)
@@ -324,12 +328,14 @@ class RoundState:
             self.out_seat = seat
             return
         if self.layout.again:  # a train's double: the same seat satisfies it
+            self.turn_drew += self.drew
             self._next_decision()
             return
         self._next_seat()
 
     # ------------------------------------------------------------------ forced steps
     def _next_seat(self) -> None:
+        self.turn_drew = 0
         s = self.seat + 1
         self.seat = s if s < self.t.players else 0
         self._next_decision()
@@ -353,7 +359,7 @@ class RoundState:
                 self.legal = legal
                 return
             if can_draw(t):
-                d = draw(t, self.stock, fits)
+                d = draw(t, self.stock, fits, self.turn_drew if t.draw_per_turn else 0)
                 for i in d.tiles:
                     hands[seat] |= 1 << i
                     if actions is not None:
@@ -379,11 +385,13 @@ class RoundState:
             self.layout.passed(seat)
             if actions is not None:
                 actions.append(Action("pass", seat))
-            if blocked(t, c.forced_passes, len(self.stock)) and not (
-                self.layout.someone_can_play(t, hands)  # trains opened by the passes
+            if blocked(t, c.forced_passes, len(self.stock)) and (
+                t.block_on_passes  # the other reading of end.blocked
+                or not self.layout.someone_can_play(t, hands)  # trains opened by the passes
             ):
                 self.end = END_BLOCKED
                 return
+            self.turn_drew = 0
             s = seat + 1
             self.seat = s if s < t.players else 0
 

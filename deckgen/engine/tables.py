@@ -55,6 +55,19 @@ class Tables:
     scoring: Scoring
     ends_multiple: int = 0
     """Scoring during play: the open ends' count scores when a multiple of this (0: no)."""
+    draw_per_turn: bool = False
+    """The other reading of ``play.draw_limit`` (:mod:`deckgen.rulecheck.readings`): the
+    limit counts the whole turn, so a player who drew the double they laid may not draw
+    again to cover it. False (the rules files' reading): one draw for each tile to lay."""
+    reserve_pass: bool = False
+    """The other reading of ``end.reserve``: a player whose own draws have just brought
+    the stock down to the reserve, with nothing that fits, passes, and the round ends
+    when the next player cannot lay a tile. False (the rules files' reading): the round
+    ends at once."""
+    block_on_passes: bool = False
+    """The other reading of ``end.blocked``: the round ends after a full circle of passes
+    with nothing to draw, even when a pass opened a train an earlier passer could play
+    on now. False (the rules files' reading): only when nobody can play."""
 
 
 def compile_tables(spec: RuleSpec, players: int) -> Tables:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from deckgen.deck.build import OutputStep
     from deckgen.deck.spec import LoadedDeck
+    from deckgen.prepress.presets import VendorPreset
 
 
 def preset_outputs(deck: LoadedDeck, preset: str | None = None) -> list[str]:
@@ -30,6 +31,13 @@ def preset_outputs(deck: LoadedDeck, preset: str | None = None) -> list[str]:
 def export_steps(deck: LoadedDeck, *, tts: bool, preset: str | None = None) -> list[OutputStep]:
     """The export steps for ``deck``: Tabletop Simulator when asked for or listed."""
     if tts or "tts" in preset_outputs(deck, preset):
+        return export_steps_for(tts=True, preset=None)
+    return []
+
+
+def export_steps_for(*, tts: bool, preset: VendorPreset | None) -> list[OutputStep]:
+    """The export steps of a planned build, whose preset is already resolved."""
+    if tts or (preset is not None and "tts" in preset.outputs):
         from deckgen.export.tts import tts_step
 
         return [tts_step]

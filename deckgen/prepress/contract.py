@@ -13,7 +13,7 @@ Takes a loaded deck and a :class:`~deckgen.prepress.presets.VendorPreset`; gives
 The rules (each a key of the preset file): card size, ``bleed_mm``, ``safe_mm``,
 ``dpi`` (picture resolution), ``colour_space``, ``max_ink_percent``, ``pdfx`` (the
 flavour is made, not checked here), ``min_text_pt``, ``min_reversed_text_pt``,
-``min_line_pt``, fonts embedded, black text in black ink only, ``marks_allowed``
+``min_line_pt``, fonts embedded, black text in black ink only, text contrast, ``marks_allowed``
 (checked when the preset loads), ``deck_sizes`` (the deck is filled with blanks).
 """
 
@@ -46,6 +46,7 @@ RULES: dict[str, str] = {
     "line-too-thin": "min_line_pt",
     "text-not-k-only": "black and grey text in black ink only",
     "line-not-k-only": "black and grey lines in black ink only",
+    "low-contrast": "text that stands out from its ground (contrast)",
 }
 """Preflight finding kinds that break a vendor's rule, with the rule's name."""
 
@@ -65,6 +66,14 @@ class RuleBreak:
         first = self.findings[0].text()
         more = f" (and {len(self.findings) - 1} more)" if len(self.findings) > 1 else ""
         return f"{self.rule}: {first}{more}"
+
+    def brief(self) -> str:
+        """The rule and where it is broken, short: for the one error paragraph."""
+        cards = list(dict.fromkeys(f.card for f in self.findings))
+        where = cards[0] if len(cards) == 1 else f"{cards[0]} and {len(cards) - 1} more cards"
+        message = self.findings[0].message
+        fix = message.rsplit(": ", 1)[1] if ": " in message else ""
+        return f"{self.rule} ({where}{': ' + fix if fix else ''})"
 
 
 def fit_deck(deck: LoadedDeck, preset: VendorPreset) -> tuple[LoadedDeck, str | None]:
@@ -136,11 +145,11 @@ def enforce(
         for item in broken:
             reporter.warn(f"--force: {preset.name} rule broken, files made anyway: {item.text()}")
         return broken
-    lines = "; ".join(item.text() for item in broken)
+    rules = "; ".join(item.brief() for item in broken)
     raise ContractError(
         f"the deck breaks {len(broken)} rule{'s' if len(broken) > 1 else ''} of "
-        f"{preset.name}: {lines}",
+        f"{preset.name}: {rules}; the preflight warnings give the details",
         where=f"preset {preset.name}",
-        fix="change the deck so that it meets the rule, or build with --force to make "
+        fix="change the deck so that it meets each rule, or build with --force to make "
         "the files anyway (the vendor may reject them)",
     )

@@ -1,43 +1,46 @@
-"""Picture resolution per picture file: one finding per picture, naming what to use instead.
+"""Picture resolution per picture slot: one finding per picture in a slot, naming what to use.
 
 Takes a loaded deck; asks the deck's own layout (:func:`deckgen.deck.layoutboxes.
-register_picture_needs`) where each picture file is drawn and how large, reads each
-file's real pixel size (header only) and gives one :class:`PictureCheck` per file: its
-lowest effective resolution on any card, the cards that show it and the pixel size it
-needs for the vendor's dpi. The PDF preflight sees only the prepared (cropped,
-resampled) images, per card; this names the file a user can replace.
+register_picture_needs`) where each picture is drawn and how large, reads each file's
+real pixel size (header only) and gives one :class:`PictureCheck` per picture and slot
+("cover picture", "picture for 3", ...): its lowest effective resolution on any card of
+that slot, the cards that show it and the pixel size it needs. The numbers and the
+message come from the one resolution rule, :mod:`deckgen.deck.resolution`; the
+threshold is the caller's (the vendor preset's minimum, else
+:data:`~deckgen.deck.resolution.DEFAULT_MIN_PPI`). The PDF preflight sees only the
+prepared (cropped, resampled) images, per card; this names the file a user can replace.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen.deck.pictures import PictureStore, PictureUse
-from deckgen.units import MM_PER_INCH
+from deckgen.deck.resolution import (
+    DEFAULT_MIN_PPI,
+    SlotResolution,
+    effective_ppi,
+    judge,
+)
+from deckgen.errors import ResourceError
 
 if TYPE_CHECKING:
     from deckgen.deck.cards import CardRef
     from deckgen.deck.spec import LoadedDeck
     from deckgen.prepress.preflight import Finding
 
-DPI_TOLERANCE = 0.99
+__all__ = [
+    "PictureCheck",
+    "check_pictures",
+    "effective_dpi",
+    "low_dpi_findings",
+    "require_usable",
+]
 
-
-@dataclass
-class PictureCheck:
-    """One picture file: its real size and the worst resolution it prints at."""
-
-    file: str
-    where: str
-    width_px: int
-    height_px: int
-    dpi: float
-    need_width_px: int
-    need_height_px: int
-    cards: list[str] = field(default_factory=list)
+PictureCheck = SlotResolution
+"""One picture in one slot (:class:`deckgen.deck.resolution.SlotResolution`)."""
+effective_dpi = effective_ppi
 
 
 class _Recorder(PictureStore):
@@ -58,28 +61,16 @@ def _real_size(path: Path, where: str = "picture") -> tuple[int, int]:
     return picture_header(path, where=where).upright_size
 
 
-def effective_dpi(size_px: tuple[int, int], use: PictureUse) -> float:
-    """The resolution a picture of ``size_px`` prints at in ``use``'s box.
-
-    >>> round(effective_dpi((600, 600), PictureUse(25.4, 25.4, "cover")))
-    600
-    >>> round(effective_dpi((600, 300), PictureUse(25.4, 25.4, "cover")))
-    300
-    """
-    width, height = size_px
-    box_w, box_h = use.width_mm / MM_PER_INCH, use.height_mm / MM_PER_INCH
-    if use.fit == "cover":
-        return min(width / box_w, height / box_h) if box_w and box_h else math.inf
-    return max(width / box_w, height / box_h) if box_w and box_h else math.inf
-
-
-def check_pictures(deck: LoadedDeck, cards: list[CardRef], *, dpi: int) -> list[PictureCheck]:
-    """Every picture file the deck draws, with its worst resolution (lowest first)."""
+def check_pictures(
+    deck: LoadedDeck, cards: list[CardRef], *, dpi: int = DEFAULT_MIN_PPI
+) -> list[PictureCheck]:
+    """Every picture in every slot the deck draws, with its worst resolution (lowest
+    first) against the threshold ``dpi`` (the minimum resolution)."""
     from deckgen.deck.geometry import card_geometry
     from deckgen.deck.layoutboxes import register_picture_needs
 
     geometry = card_geometry(deck)
-    found: dict[Path, PictureCheck] = {}
+    found: dict[tuple[Path, str], PictureCheck] = {}
     sizes: dict[Path, tuple[int, int]] = {}
     labelled = [(card.label, [card], False) for card in cards] + [("the back", [], True)]
     for label, chosen, back in labelled:
@@ -88,49 +79,45 @@ def check_pictures(deck: LoadedDeck, cards: list[CardRef], *, dpi: int) -> list[
         for path, use, where in recorder.uses:
             if path not in sizes:
                 sizes[path] = _real_size(path, where)
-            size = sizes[path]
-            value = effective_dpi(size, use)
-            factor = dpi / value if value > 0 else 1.0
-            entry = found.get(path)
-            if entry is None or value < entry.dpi:
-                cards_so_far = entry.cards if entry is not None else []
-                entry = PictureCheck(
-                    file=path.name,
-                    where=where,
-                    width_px=size[0],
-                    height_px=size[1],
-                    dpi=round(value, 1),
-                    need_width_px=math.ceil(size[0] * factor),
-                    need_height_px=math.ceil(size[1] * factor),
-                    cards=cards_so_far,
-                )
-                found[path] = entry
+            key = where.rsplit("key ", 1)[-1]
+            verdict = judge(path.name, key, where, sizes[path], use, dpi)
+            entry = found.get((path, key))
+            if entry is None or verdict.dpi < entry.dpi:
+                if entry is not None:
+                    verdict.cards = entry.cards
+                entry = verdict
+                found[(path, key)] = entry
             if label not in entry.cards:
                 entry.cards.append(label)
-    return sorted(found.values(), key=lambda c: (c.dpi, c.file))
+    return sorted(found.values(), key=lambda c: (c.dpi, c.file, c.slot))
 
 
-def low_dpi_findings(checks: list[PictureCheck], *, dpi: int) -> list[Finding]:
-    """One ``low-dpi`` finding per picture file below ``dpi``."""
+def low_dpi_findings(checks: list[PictureCheck], *, dpi: int | None = None) -> list[Finding]:
+    """One ``low-dpi`` finding per picture and slot with fewer pixels than it needs
+    (the threshold each check was made with; ``dpi`` is kept for old callers)."""
     from deckgen.prepress.preflight import Finding
 
     out = []
     for check in checks:
-        if check.dpi >= dpi * DPI_TOLERANCE:
+        if not check.too_low:
             continue
         shown = ", ".join(check.cards[:4]) + (
             f" and {len(check.cards) - 4} more" if len(check.cards) > 4 else ""
         )
-        out.append(
-            Finding(
-                "low-dpi",
-                shown,
-                check.file,
-                0,
-                f"{check.file} ({check.where}) is {check.width_px} x {check.height_px} px "
-                f"and prints at {check.dpi:.0f} dpi, below {dpi} dpi: use a picture of at "
-                f"least {check.need_width_px} x {check.need_height_px} px",
-                check.dpi,
-            )
-        )
+        out.append(Finding("low-dpi", shown, check.file, 0, check.message(), check.dpi))
     return out
+
+
+def require_usable(checks: list[PictureCheck]) -> None:
+    """Stop on a picture far too small to print, with or without a vendor preset."""
+    useless = [c for c in checks if c.useless]
+    if not useless:
+        return
+    first = useless[0]
+    more = f" (and {len(useless) - 1} more)" if len(useless) > 1 else ""
+    raise ResourceError(
+        first.message() + more,
+        where=first.where,
+        fix=f"replace the {first.slot} with a larger picture (the original photo, not a "
+        "thumbnail or a picture saved from a web page)",
+    )

@@ -22,7 +22,10 @@ page:
 - ``text-not-k-only`` / ``line-not-k-only``: in a CMYK job, black or grey text, or a
   black or grey line thinner than :data:`THIN_LINE_PT`, printed with cyan, magenta or
   yellow ink (they must be black ink only, :mod:`deckgen.prepress.blackink`; coloured
-  text and lines are a design choice and are not reported).
+  text and lines are a design choice and are not reported);
+- ``low-contrast``: text whose colour stands out too little from the ground under it
+  (WCAG 2 contrast ratio below 4.5:1, 3:1 for text of 18 pt and more: the
+  thresholds of :mod:`deckgen.deck.colour`); the ground is read off the rendered page.
 
 Pages are read with pypdfium2 (object bounds, image sizes, fonts) and pikepdf (colour
 operators and image colour spaces).
@@ -54,6 +57,9 @@ sticks out by half its width)."""
 
 THIN_LINE_PT = 1.0
 """Lines at most this wide are hairlines: they must print in one ink."""
+
+CONTRAST_DPI = 48
+"""Pages are rendered this fine to read the ground under each text."""
 
 OBJ_TEXT, OBJ_PATH, OBJ_IMAGE, OBJ_SHADING, OBJ_FORM = 1, 2, 3, 4, 5
 KIND_NAMES = {
@@ -652,14 +658,19 @@ def preflight_pdf(
     rules: PreflightRules,
     *,
     report: PreflightReport | None = None,
+    parsed: Any = None,
 ) -> PreflightReport:
-    """Check every page of ``path``; ``labels[i]`` names the card on page ``i + 1``."""
+    """Check every page of ``path``; ``labels[i]`` names the card on page ``i + 1``.
+
+    ``parsed``: the file's bytes already parsed by pypdfium2 (a ``PdfDocument`` of the
+    very bytes on disk, as the build drew them), used instead of parsing it again.
+    """
     import pikepdf
     import pypdfium2 as pdfium
 
     report = report or PreflightReport()
     ink_cache: dict[tuple[int, int], float] = {}
-    doc = pdfium.PdfDocument(str(path))
+    doc = parsed if parsed is not None else pdfium.PdfDocument(str(path))
     try:
         with pikepdf.open(path) as pdf:
             for index in range(len(doc)):
@@ -682,6 +693,7 @@ def preflight_pdf(
                 _check_page_objects(
                     page, card=card, file=path.name, number=index + 1, rules=rules, report=report
                 )
+                _check_contrast(page, where=(card, path.name, index + 1), report=report)
                 page.close()
                 _colour_checks(
                     pdf,
@@ -694,8 +706,125 @@ def preflight_pdf(
                 )
                 report.pages_checked += 1
     finally:
-        doc.close()
+        if parsed is None:
+            doc.close()
     return report
+
+
+def _fill_rgb(obj: pdfium.PdfObject) -> tuple[int, int, int]:
+    import pypdfium2.raw as raw
+
+    r, g, b, a = (ctypes.c_uint(0) for _ in range(4))
+    raw.FPDFPageObj_GetFillColor(
+        obj.raw, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b), ctypes.byref(a)
+    )
+    return (int(r.value), int(g.value), int(b.value))
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def _ground(
+    image: Any, box: tuple[float, float, float, float], scale: float
+) -> tuple[int, int, int] | None:
+    """The median colour of a band around ``box`` (pt, from the top left) on the page
+    rendered at ``scale``: the ground a text stands on (its letters are inside)."""
+    x0, y0, x1, y1 = (v * scale for v in box)
+    pad = max(2.0, 0.3 * (y1 - y0))
+    outer = (
+        max(0, math.floor(x0 - pad)),
+        max(0, math.floor(y0 - pad)),
+        min(image.width, math.ceil(x1 + pad)),
+        min(image.height, math.ceil(y1 + pad)),
+    )
+    inner = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+    if outer[2] <= outer[0] or outer[3] <= outer[1]:
+        return None
+    import numpy as np
+
+    area = np.asarray(image.crop(outer)).reshape(outer[3] - outer[1], outer[2] - outer[0], 3)
+    ring = np.ones(area.shape[:2], dtype=bool)
+    ring[
+        max(0, inner[1] - outer[1]) : max(0, inner[3] - outer[1]),
+        max(0, inner[0] - outer[0]) : max(0, inner[2] - outer[0]),
+    ] = False
+    pixels = area[ring]
+    if len(pixels) == 0:
+        return None
+    r, g, b = (int(v) for v in np.median(pixels, axis=0))
+    return (r, g, b)
+
+
+def _contrast_fix(ink: float, ground: float) -> str:
+    """Which way to move the colours apart (by luminance) to raise the contrast."""
+    if ink >= ground:  # light text on a darker ground
+        return (
+            "choose a lighter text colour"
+            if ground < 0.01
+            else "choose a lighter text colour or a darker background"
+        )
+    return (
+        "choose a darker text colour"
+        if ground > 0.95
+        else "choose a darker text colour or a lighter background"
+    )
+
+
+def _check_contrast(
+    page: pdfium.PdfPage, *, where: tuple[str, str, int], report: PreflightReport
+) -> None:
+    """One ``low-contrast`` finding per page: its text of the lowest contrast, if too low.
+
+    The ground under a text is read off the rendered page around the text's bounds
+    (:func:`_ground`).
+    """
+    from deckgen.deck.colour import (
+        LARGE_TEXT_PT,
+        MIN_LARGE_TEXT_CONTRAST,
+        MIN_TEXT_CONTRAST,
+        contrast_ratio,
+    )
+
+    texts = [
+        (obj, bounds, to_page)
+        for obj, bounds, to_page in _page_objects(page)
+        if obj.type == OBJ_TEXT and bounds[2] > bounds[0] and bounds[3] > bounds[1]
+    ]
+    if not texts:
+        return
+    scale = CONTRAST_DPI / 72
+    image = page.render(scale=scale).to_pil().convert("RGB")
+    x_origin, _, _, y_top = (float(v) for v in page.get_mediabox())
+    worst: tuple[float, float, tuple[int, int, int], tuple[int, int, int], float] | None = None
+    for obj, (x0, y0, x1, y1), to_page in texts:
+        ground = _ground(image, (x0 - x_origin, y_top - y1, x1 - x_origin, y_top - y0), scale)
+        if ground is None:
+            continue
+        ink = _fill_rgb(obj)
+        size, _ = _text_size(obj, to_page)
+        ratio = contrast_ratio(ink, ground)
+        needed = MIN_LARGE_TEXT_CONTRAST if size >= LARGE_TEXT_PT else MIN_TEXT_CONTRAST
+        if ratio < needed - 0.005 and (worst is None or ratio / needed < worst[0] / worst[1]):
+            worst = (ratio, needed, ink, ground, size)
+    if worst is None:
+        return
+    ratio, needed, ink, ground, size = worst
+    from deckgen.deck.colour import luminance
+
+    fix = _contrast_fix(luminance(ink), luminance(ground))
+    card, file, number = where
+    report.findings.append(
+        Finding(
+            "low-contrast",
+            card,
+            file,
+            number,
+            f"{size:.0f} pt text in {_hex(ink)} on a ground of {_hex(ground)} has a contrast "
+            f"of {ratio:.2f}:1, less than the {needed:g}:1 that reads well: {fix}",
+            round(ratio, 2),
+        )
+    )
 
 
 def card_labels(manifest: dict[str, Any]) -> list[str]:

@@ -104,6 +104,12 @@ class VendorPreset(BaseModel):
         default=True, description="the vendor prints only this card size (home presets: False)"
     )
     dpi: int = Field(default=300, ge=72, le=1200)
+    min_ppi: int | None = Field(
+        default=None,
+        ge=36,
+        le=1200,
+        description="lowest picture resolution the vendor accepts (default: dpi)",
+    )
     colour_space: ColourSpace = "rgb"
     crop_marks: bool = Field(default=False, description="crop marks on per-card PDF files")
     max_ink_percent: float = Field(default=300.0, ge=100, le=400)
@@ -120,6 +126,15 @@ class VendorPreset(BaseModel):
         default=7.0, ge=0, le=30, description="smallest light text on a dark ground"
     )
     min_line_pt: float = Field(default=0.25, ge=0, le=5, description="thinnest line")
+    print_shop: bool = Field(
+        default=True,
+        description="a shop prints the deck (a build refuses the starter's sample content "
+        "until it is replaced); false for printing at home, where it only warns",
+    )
+    solid_black: bool = Field(
+        default=False,
+        description="black text and lines must be solid black ink (0/0/0/100), not a tint",
+    )
     marks_allowed: bool = Field(
         default=True, description="the vendor accepts printer's marks in its files"
     )
@@ -147,6 +162,11 @@ class VendorPreset(BaseModel):
     backs_file: str = "backs"
     png: PngSettings = Field(default_factory=PngSettings)
     sheet: SheetSettings | None = None
+
+    @property
+    def picture_min_ppi(self) -> int:
+        """The lowest resolution a picture may print at for this vendor."""
+        return self.min_ppi if self.min_ppi is not None else self.dpi
 
     @field_validator("outputs")
     @classmethod
@@ -236,19 +256,28 @@ class VendorPreset(BaseModel):
         ...     outputs=["card-pngs"], deck_sizes=[18, 36, 55], deck_sizes_source="x",
         ... )).deck_size_for(38)
         55
+
+        A deck larger than every published count keeps its own count (no guess):
+        :meth:`size_note` says what to ask the shop.
         """
         if not self.deck_sizes:
             return cards
         for size in self.deck_sizes:
             if size >= cards:
                 return size
+        return cards  # no published count: the cards as they are (see size_note)
+
+    def size_note(self, cards: int) -> str | None:
+        """What a customer must ask the shop when no published count fits ``cards``
+        (deckgen does not guess one: the files then hold the deck's cards, no blanks)."""
+        if not self.deck_sizes or any(size >= cards for size in self.deck_sizes):
+            return None
         sizes = ", ".join(str(n) for n in self.deck_sizes)
-        raise InputError(
-            f"this deck has {cards} cards, more than {self.name} prints: the card counts "
-            f"deckgen knows it to sell are {sizes}. Source: {self.deck_sizes_source}",
-            where=f"preset {self.name}: deck_sizes",
-            fix="use a smaller set, or ask the shop what it prints for a larger deck "
-            "(deckgen does not guess a card count), or choose another vendor",
+        return (
+            f"this deck has {cards} cards, more than any card count {self.name} publishes "
+            f"({sizes}; source: {self.deck_sizes_source}): the fronts and backs files hold "
+            f"the {cards} cards without blanks; ask the shop which product takes them "
+            "(deckgen does not guess a card count)"
         )
 
     def upload_cards(self, labels: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -21,12 +21,13 @@ and the preflight report. Every file goes through :mod:`deckgen.atomic`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from deckgen.atomic import write_text
+from deckgen.deck.resolution import DEFAULT_MIN_PPI
 from deckgen.errors import InputError
 from deckgen.prepress.imposition import SheetOptions, layout_for
 from deckgen.prepress.preflight import PreflightReport, PreflightRules, preflight_pdf
@@ -222,11 +223,15 @@ def make_print_outputs(
     *,
     reporter: Reporter | None = None,
     pictures: Sequence[PictureCheck] | None = None,
+    parsed: Mapping[str, Any] | None = None,
 ) -> PrintResult:
     """Make the print outputs for the cards in ``folder`` (see the module docstring).
 
     ``pictures`` (from :func:`deckgen.prepress.picturecheck.check_pictures`, when the
     deck is known) replace the per-card resolution findings by one per picture file.
+    ``parsed``: ``cards.pdf`` and ``back.pdf`` as the build already parsed them
+    (:class:`deckgen.deck.render.ParsedPdf`); the preflight reads those while the
+    files are unchanged (an sRGB job) instead of parsing them again.
     """
     import pikepdf
 
@@ -244,6 +249,8 @@ def make_print_outputs(
     ):
         geometry = deck_geometry(cards, back, cards_name="cards.pdf")
         pages = len(cards.pages)
+        found_title = cards.docinfo.get("/Title")
+    title = str(found_title) if found_title is not None else "deckgen cards"
     if pages != len(labels):
         raise ValueError(f"{len(labels)} labels for {pages} card pages")
     if "sheets" not in outputs and (options.duplex or options.marks):
@@ -274,7 +281,11 @@ def make_print_outputs(
     profile = profile_path(preset.output_profile if preset is not None else "fogra39")
     upload = None
     if "fronts-backs-pdf" in outputs:
-        upload = _upload_plan(labels, preset)  # refuses a deck too big before any work
+        upload = _upload_plan(labels, preset)
+        assert preset is not None
+        note = preset.size_note(len(upload[0]))
+        if note is not None:
+            reporter.warn(note)
     if result.cmyk:
         from deckgen.prepress.cmyk import convert_pdf
 
@@ -286,7 +297,6 @@ def make_print_outputs(
                 reporter.warn(f"{path.name}: {problem}")
             reporter.advance()
         reporter.finish()
-    title = _title(cards_pdf)
     deck_name = title.rsplit(": ", 1)[0] if ": " in title else title
     created = pdf_date(options.source_epoch) if options.source_epoch is not None else None
     titles: dict[Path, str] = {}
@@ -422,7 +432,7 @@ def make_print_outputs(
 
     if options.preflight:
         rules = PreflightRules(
-            min_dpi=preset.dpi if preset else DEFAULT_DPI,
+            min_dpi=preset.picture_min_ppi if preset else DEFAULT_MIN_PPI,
             safe_mm=preset.safe_mm if preset else options.safe_mm,
             cmyk=result.cmyk,
             max_ink_percent=preset.max_ink_percent if preset else 300.0,
@@ -431,8 +441,16 @@ def make_print_outputs(
             min_line_pt=preset.min_line_pt if preset else 0.0,
         )
         reporter.start("preflight", None)
-        report = preflight_pdf(cards_pdf, _card_names(labels), rules)
-        report = preflight_pdf(back_pdf, ["the back"], rules, report=report)
+        unchanged = dict(parsed or {}) if not result.cmyk else {}
+
+        def shared(name: str) -> Any:
+            found = unchanged.get(name)
+            return found.document if found is not None else None
+
+        report = preflight_pdf(cards_pdf, _card_names(labels), rules, parsed=shared("cards.pdf"))
+        report = preflight_pdf(
+            back_pdf, ["the back"], rules, report=report, parsed=shared("back.pdf")
+        )
         if preset is not None and preset.card_size_required:
             _check_size(preset, geometry.card_w_mm, geometry.card_h_mm, geometry.bleed_mm, report)
         if pictures is not None:
@@ -590,14 +608,6 @@ def _upload_plan(
     front_pages = list(range(len(fronts)))
     back_pages: list[int | None] = [None if b == "back" else index[b] for b in backs]
     return front_pages, back_pages, preset.deck_size_for(len(fronts))
-
-
-def _title(cards_pdf: Path) -> str:
-    import pikepdf
-
-    with pikepdf.open(cards_pdf) as pdf:
-        value = pdf.docinfo.get("/Title")
-    return str(value) if value is not None else "deckgen cards"
 
 
 def _card_names(labels: Sequence[str]) -> list[str]:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from deckgen.deck.build import BuildContext
     from deckgen.deck.cards import CardRef
     from deckgen.deck.manifest import OutputFile
+    from deckgen.deck.press import PressRules
     from deckgen.deck.spec import LoadedDeck
 
 
@@ -65,6 +66,22 @@ def options_for(options: PrintOptions | None, deck: LoadedDeck) -> PrintOptions:
     )
 
 
+def press_rules(options: PrintOptions) -> PressRules:
+    """What the print options (and their preset) ask of the drawing itself: the one
+    place a preset's drawing rules become the deck plan's :class:`PressRules`."""
+    from deckgen.deck.press import PressRules
+    from deckgen.prepress.printout import wants_cmyk
+
+    preset = options.preset
+    cmyk = wants_cmyk(options)
+    return PressRules(
+        vendor=preset.name if preset is not None and preset.print_shop else None,
+        min_line_pt=preset.min_line_pt if preset is not None else 0.0,
+        solid_black=bool(preset is not None and preset.solid_black and cmyk),
+        black_ink_lines=cmyk,
+    )
+
+
 @dataclass(frozen=True)
 class PrintStep:
     """A build step that makes the print outputs for :class:`PrintOptions`."""
@@ -77,16 +94,24 @@ class PrintStep:
 
     def __call__(self, ctx: BuildContext) -> list[OutputFile]:
         from deckgen.deck.manifest import OutputFile
-        from deckgen.prepress.picturecheck import check_pictures
+        from deckgen.deck.resolution import DEFAULT_MIN_PPI
+        from deckgen.prepress.picturecheck import check_pictures, require_usable
 
         options = options_for(self.options, ctx.deck)
-        dpi = options.preset.dpi if options.preset is not None else 300
+        preset = options.preset
+        min_ppi = preset.picture_min_ppi if preset is not None else DEFAULT_MIN_PPI
+        pictures = check_pictures(ctx.deck, ctx.cards, dpi=min_ppi)
+        if self.keep_files and preset is None and not options.force:
+            # With a preset the vendor's rule stops the build (naming the vendor);
+            # without one only a useless picture does (--force builds it anyway).
+            require_usable(pictures)
         result = make_print_outputs(
             ctx.stage,
             card_file_labels(ctx.cards),
             options,
             reporter=ctx.reporter,
-            pictures=check_pictures(ctx.deck, ctx.cards, dpi=dpi),
+            pictures=pictures,
+            parsed=ctx.parsed,
         )
         if result.preflight is not None:
             self.reports.append(result.preflight)
@@ -134,15 +159,16 @@ def check_deck(
     )
     options = options_for(options, deck)
     if options.preset is not None:
-        deck_file, _ = fit_deck(deck, options.preset)
+        deck, _ = fit_deck(deck, options.preset)
     step = PrintStep(options, keep_files=False)
     with tempfile.TemporaryDirectory(prefix="deckgen-check-") as tmp:
         build_deck(
-            deck_file,
+            deck,
             Path(tmp),
             allow_outside=allow_outside,
             reporter=reporter or CollectingReporter(),
             preview=False,
             extra_steps=[step],
+            press=dataclasses.replace(press_rules(options), vendor=None),
         )
     return step.reports[0] if step.reports else PreflightReport()

@@ -426,8 +426,10 @@ def _number_mismatch(cid: str, key: str, have: Any, en: str) -> str | None:
     import re
 
     name = NUMERIC_PARAMS.get(key)
-    if name is None or have is None or "{" + name + "}" in en:
+    placeholders = ("{" + name + "}", "{" + name + "_word}", "{" + name + "_times}") if name else ()
+    if name is None or have is None or any(p in en for p in placeholders):
         return None
+    en = re.sub(r"\d+\s*/\s*\d+", " ", en)  # tile names (0/0) are no counts
     numbers = {int(x) for x in re.findall(r"(?<![\d{-])(\d+)(?![\d}-])", en)}
     if numbers and int(have) not in numbers:
         return (

@@ -72,7 +72,8 @@ def feasibility(spec: RuleSpec, players: int) -> dict[str, Any]:
     stock = rest if p.deal.rest == "stock" else 0
     reserve = p.deal.stock_reserve if stock else 0
     turned = p.opening.lead == "turned_up"
-    need = dealt + reserve + (1 if turned else 0)
+    station = p.opening.lead == "station"
+    need = dealt + reserve + (1 if turned or station else 0)
     out: dict[str, Any] = {
         "tiles": total,
         "hand_size": hand,

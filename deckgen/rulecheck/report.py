@@ -349,6 +349,18 @@ def verdict_of(
     return "ok", []
 
 
+def add_findings(report: dict[str, Any], findings: list[dict[str, Any]]) -> None:
+    """Add ``findings`` made after the report was built (graded here) and read the
+    verdict again, in place."""
+    if not findings:
+        return
+    report["warnings"] += graded(findings)
+    verdict, reasons = verdict_of(report["players"], report["warnings"])
+    report["verdict"] = verdict
+    report["reasons"] = reasons
+    report["exit_code"] = EXIT_CODES[verdict]
+
+
 def spec_findings(spec: RuleSpec) -> list[dict[str, Any]]:
     """What the file says before any play: its texts against its parameters, and the
     rules its parameters make dead (graded)."""

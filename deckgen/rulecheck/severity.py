@@ -9,6 +9,8 @@ is the worst finding's. The thresholds are data (:data:`TEXT`, :data:`RATE_STEPS
 - a printed text that contradicts the parameters (printed is not played) fails;
   German and English that disagree fail; an untranslated text warns;
 - a rule that can never decide anything warns; one that almost never does is a notice;
+- a clause that can be read two ways with different games, and the file does not say
+  which, warns (:mod:`deckgen.rulecheck.readings`);
 - a rate over its limit (draws, drained stocks, blocked rounds, ties, playing time
   over the file's promise) is a notice up to 1.25 times the limit, a warning up to
   2 times, a failure beyond;
@@ -33,6 +35,7 @@ TEXT: dict[str, Severity] = {
     "text_set": "fail",
     "text_languages": "fail",
     "text_untranslated": "warn",
+    "ambiguous_clause": "warn",
     "dead_clause": "warn",
     "rare_clause": "notice",
     "no_winner": "notice",

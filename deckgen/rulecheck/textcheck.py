@@ -23,23 +23,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckgen.rulespec import RuleSpec
-from deckgen.rulespec.text import render, text_params
+from deckgen.rulespec.text import NUMBER_WORDS, render, text_params
 from deckgen.tiles import DominoSet
 
 WORDS: dict[str, dict[str, int]] = {
-    "en": {
-        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-        "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-        "fourteen": 14, "fifteen": 15, "sixteen": 16, "eighteen": 18, "twenty": 20,
-        "fifty": 50, "hundred": 100, "twice": 2,
-    },
-    "de": {
-        "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7,
-        "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwölf": 12, "dreizehn": 13,
-        "vierzehn": 14, "fünfzehn": 15, "sechzehn": 16, "achtzehn": 18, "zwanzig": 20,
-        "fünfzig": 50, "hundert": 100, "einmal": 1, "zweimal": 2, "dreimal": 3,
-        "viermal": 4, "fünfmal": 5,
-    },
+    lang: {word: n for n, word in enumerate(NUMBER_WORDS[lang]) if n >= 2}
+    | {
+        "en": {"one": 1, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+               "eighteen": 18, "twenty": 20, "fifty": 50, "hundred": 100, "twice": 2},
+        "de": {"eins": 1, "dreizehn": 13, "vierzehn": 14, "fünfzehn": 15, "sechzehn": 16,
+               "achtzehn": 18, "zwanzig": 20, "fünfzig": 50, "hundert": 100, "einmal": 1}
+        | {f"{NUMBER_WORDS['de'][n]}mal": n for n in range(2, 13)},
+    }[lang]
+    for lang in ("en", "de")
 }  # fmt: skip
 """Number words. German "ein/einen/eine" is also the article: it counts as 1 only after
 "höchstens", "genau", "nur" (and English "a" never counts)."""
@@ -100,6 +96,9 @@ class Text:
     clause: str | None
     en: str
     de: str
+    raw_en: str = ""
+    raw_de: str = ""
+    """The texts as written, placeholders unfilled."""
 
 
 def numbers(text: str, lang: str) -> list[Number]:
@@ -173,7 +172,7 @@ def printed_texts(spec: RuleSpec) -> list[Text]:
     pen, pde = text_params(r, "en"), text_params(r, "de")
 
     def both(where: str, clause: str | None, en: str, de: str) -> Text:
-        return Text(where, clause, render(en, pen), render(de, pde))
+        return Text(where, clause, render(en, pen), render(de, pde), en, de)
 
     out = [both("the summary", None, r.summary.en, r.summary.de)]
     for c in r.clause:
@@ -552,7 +551,7 @@ def _untranslated(t: Text) -> list[dict[str, Any]]:
     words = [w.lower() for w in re.findall(r"[A-Za-zÄÖÜäöüß]+", de)]
     english = sum(w in STOP_EN for w in words)
     german = sum(w in STOP_DE for w in words)
-    same = de == t.en.strip() and len(words) > 2
+    same = (de == t.en.strip() or t.raw_de.strip() == t.raw_en.strip()) and len(words) > 2
     if same or (english >= 3 and english > 2 * german):
         return [_finding(
             "text_untranslated", f"{t.where}: the German text is English ('{de[:40]}...'): "

@@ -15,7 +15,7 @@ booklet prints its clauses. Public API (stable; additions only):
 >>> spec = load_rules("card-domino")
 >>> spec.hand_size(4), spec.params.turn.draw_limit
 (6, 3)
->>> "3" in spec.clause_text("play.draw_limit", "en")
+>>> "three" in spec.clause_text("play.draw_limit", "en")
 True
 """
 
@@ -334,11 +334,17 @@ def rules_from_data(
     for n in params.players.counts:
         size = params.deal.hand_size[n]
         reserve = params.deal.stock_reserve if params.deal.rest == "stock" else 0
-        need = n * size + reserve + (1 if params.opening.lead == "turned_up" else 0)
+        # every tile that leaves the stock: the hands, the reserve, and the first tile
+        # on the table (a turned-up start tile, or the round's station double)
+        table = 1 if params.opening.lead in ("turned_up", "station") else 0
+        need = n * size + reserve + table
         if need > len(dset):
+            what = {"turned_up": "the start tile", "station": "the station double"}.get(
+                params.opening.lead, "no tile on the table"
+            )
             raise SpecError(
-                f"{n} players with {size} tiles each need {need} tiles "
-                f"(with reserve and start tile), but {params.set} has {len(dset)}",
+                f"{n} players with {size} tiles each need {need} tiles (with the reserve of "
+                f"{reserve} and {what}), but {params.set} has {len(dset)}",
                 where=f"{where}: deal.hand_size",
                 fix="deal fewer tiles or use a larger set",
             )

@@ -60,6 +60,50 @@ def hand_sizes_phrase(rules: RulesFile, lang: str) -> str:
     return _join(parts, lang)
 
 
+NUMBER_WORDS: dict[str, tuple[str, ...]] = {
+    "de": ("null", "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun",
+           "zehn", "elf", "zwölf"),
+    "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+           "ten", "eleven", "twelve"),
+}  # fmt: skip
+"""Numbers as a rulebook writes them in running text (up to twelve; larger in digits)."""
+
+
+def number_word(n: int, lang: str) -> str:
+    """``three`` / ``drei`` for 3; digits from 13 on.
+
+    >>> number_word(3, "de"), number_word(1, "en"), number_word(15, "en")
+    ('drei', 'one', '15')
+    """
+    words = NUMBER_WORDS["de" if lang == "de" else "en"]
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
+def times_word(n: int, lang: str) -> str:
+    """``three times`` / ``dreimal``; ``once``, ``twice``.
+
+    >>> times_word(3, "de"), times_word(1, "en"), times_word(2, "en")
+    ('dreimal', 'once', 'twice')
+    """
+    if lang == "de":
+        word = number_word(n, lang)
+        return f"{word}mal" if 0 <= n <= 12 else f"{n}-mal"
+    return {1: "once", 2: "twice"}.get(n, f"{number_word(n, lang)} times")
+
+
+def tile_values_sentence(values: dict[str, int], lang: str) -> str:
+    """``The 0/0 counts 50 points instead of 0.`` (``Der 0/0 zählt 50 Punkte statt 0.``)."""
+    parts = []
+    for key, value in values.items():
+        a, b = (int(x) for x in key.split("-"))
+        if lang == "de":
+            parts.append(f"der {a}/{b} zählt {value} Punkte statt {a + b}")
+        else:
+            parts.append(f"the {a}/{b} counts {value} points instead of {a + b}")
+    text = _join(parts, lang)
+    return text[:1].upper() + text[1:] + "."
+
+
 def players_phrase(rules: RulesFile, lang: str) -> str:
     counts = rules.players.counts
     if len(counts) == 1:
@@ -111,6 +155,7 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["tile_values"] = ", ".join(
             f"{t.replace('-', '/')} = {v}" for t, v in rules.scoring.tile_values.items()
         )
+        p["tile_values_sentence"] = tile_values_sentence(rules.scoring.tile_values, lang)
     if rules.scoring.ends_multiple is not None:
         p["ends_multiple"] = rules.scoring.ends_multiple
     if rules.scoring.round_to is not None:
@@ -119,6 +164,10 @@ def text_params(rules: RulesFile, lang: str) -> dict[str, Any]:
         p["rounds"] = rules.match.rounds
     if rules.match.target is not None:
         p["target"] = rules.match.target
+    for name, value in list(p.items()):  # {rounds_word}: "four"; {draw_limit_times}: "three times"
+        if isinstance(value, int) and not isinstance(value, bool):
+            p[f"{name}_word"] = number_word(value, lang)
+            p[f"{name}_times"] = times_word(value, lang)
     return p
 
 

@@ -9,6 +9,7 @@ message per key, shown next to the field that caused it).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import io
@@ -26,7 +27,7 @@ from starlette.routing import Route
 from deckgen.deck.spec import DEMO_PREFIX
 from deckgen.errors import DeckgenError
 from deckgen.resources import images_dir
-from deckgen.studio.i18n import Language, pick_language, translations
+from deckgen.studio.i18n import Language, Message, pick_language, said, say, translations
 from deckgen.studio.previews import BACK, PreviewCache, card_ids
 from deckgen.studio.project import (
     EDITABLE_KEYS,
@@ -36,15 +37,19 @@ from deckgen.studio.project import (
     is_demo,
     ref_file,
     ref_focus,
-    sentence,
+    sample_items,
+    upload_message,
 )
 from deckgen.studio.security import GuardSettings, StudioGuard
 from deckgen.studio.slots import (
     Slot,
     UnknownSlot,
     all_slots,
+    badge_corner,
+    badge_drawing,
     parse_slot,
     picture_quality,
+    shown_focus,
     slot_frame,
 )
 
@@ -69,11 +74,12 @@ def _env(lang: Language) -> Any:
         lstrip_blocks=True,
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["say"] = functools.partial(say, lang)
     return env
 
 
 class BadRequest(Exception):
-    def __init__(self, errors: dict[str, str], status: int = 400) -> None:
+    def __init__(self, errors: dict[str, Message | str], status: int = 400) -> None:
         self.errors = errors
         self.status = status
 
@@ -153,6 +159,13 @@ class Studio:
             "frame": frame,
             "file": None,
             "demo": False,
+            "badge": (
+                badge_drawing(
+                    slot.value, deck.value_colours[slot.value], deck.spec.faces.tile_colour
+                )
+                if slot.value is not None and deck.spec.faces.style == "pictures+pips"
+                else None
+            ),
         }
         if file is None:
             return out
@@ -169,7 +182,7 @@ class Studio:
         digest = hashlib.sha256(f"{file}|{shown_file}".encode()).hexdigest()[:10]
         out.update(
             {
-                "file": Path(file).name,
+                "file": project.upload_name(file) or Path(file).name,
                 "demo": is_demo(ref),
                 "url": f"/api/picture/{slot.name}?v={digest}",
                 "original_url": f"/api/picture/{slot.name}?v={digest}&original=1",
@@ -182,6 +195,8 @@ class Studio:
         return out
 
     def state(self, lang: Language) -> dict[str, Any]:
+        from deckgen.studio.i18n import note_text
+
         project = self.project
         with project.lock:
             deck = project.loaded()
@@ -212,8 +227,39 @@ class Studio:
                     {"id": c, "key": keys[c], "label": labels.get(c, c)}
                     for c in card_ids(deck.dset.max_pip)
                 ],
-                "notes": dict(self.previews.notes),
+                "notes": {
+                    card: [note_text(n, lang, self.picture_names()) for n in notes]
+                    for card, notes in self.previews.notes.items()
+                },
+                "samples": [
+                    {
+                        "key": i.key,
+                        "slot": i.slot,
+                        "text": i.message.text(lang),
+                        "blocking": i.blocking,
+                    }
+                    for i in sample_items(project)
+                ],
+                "language_follows_page": bool(project.meta.get("follow_page_language")),
             }
+
+    def picture_names(self) -> dict[str, Message]:
+        """How to call each picture file of the deck in a message: the customer's own
+        file name, or the sample picture (keyed by the file's name on disk)."""
+        project = self.project
+        out: dict[str, Message] = {}
+        for slot in all_slots(project.max_pip):
+            ref = project.picture_ref(slot)
+            file = ref_file(ref)
+            if file is None:
+                continue
+            shown = project.upload_name(file)
+            out[Path(file).name] = (
+                Message.of("your_picture", file=shown)
+                if shown and not is_demo(ref)
+                else Message.of("the_sample_picture")
+            )
+        return out
 
     # -- changes -----------------------------------------------------------------------
     def set_field(self, key: str, value: Any) -> None:
@@ -221,11 +267,11 @@ class Studio:
             self.set_profile(str(value or ""))
             return
         if key not in EDITABLE_KEYS:
-            raise BadRequest({key: "unknown key"})
+            raise BadRequest({key or "_": Message.of("unknown_field")})
         if not isinstance(value, str | int | float | bool) or (
             isinstance(value, float) and value != value
         ):
-            raise BadRequest({key: "not a value"})
+            raise BadRequest({key: Message.of("invalid", key)})
         self.project.set_value(key, value)
 
     def set_profile(self, name: str) -> None:
@@ -233,7 +279,7 @@ class Studio:
         from deckgen.studio.printing import profile_names
 
         if name and name not in profile_names():
-            raise BadRequest({"profile": "unknown profile"})
+            raise BadRequest({"profile": Message.of("unknown_printer")})
         if name:
             card = profile_card(name)
             changes = {f"card.{k}": v for k, v in card.items()}
@@ -250,7 +296,7 @@ class Studio:
             ref = project.picture_ref(slot)
             file = ref_file(ref)
             if file is None:
-                raise BadRequest({slot.dotted: "there is no picture to crop"})
+                raise BadRequest({slot.dotted: Message.of("nothing_to_crop", slot.dotted)})
             crop = project.crops.get(file)
             original = crop.original if crop else file
             deck = project.loaded()
@@ -270,7 +316,9 @@ class Studio:
                 try:
                     source, original = _picture_path(project, file), file
                 except (ValueError, DeckgenError):
-                    problem = {slot.dotted: "the picture is outside the deck's folder"}
+                    problem: dict[str, Message | str] = {
+                        slot.dotted: Message.of("picture_outside", slot.dotted)
+                    }
                     raise BadRequest(problem) from None
             made = crop_picture(
                 project,
@@ -280,9 +328,34 @@ class Studio:
                 zoom=zoom,
                 focus=focus,
             )
+            inside = shown_focus(_picture_size(source), box_w / box_h, zoom, focus)
+            # the crop is box-shaped, so its focus moves nothing; it tells the card
+            # where the subject is (the pip badge keeps away from it)
+            new_ref = (
+                made.file if inside == (0.5, 0.5) else {"file": made.file, "focus": list(inside)}
+            )
             with dropping_replaced(project):
                 project.remember_crop(made.file, Crop(original, zoom, focus))
-                project.set_picture(slot, made.file)
+                project.set_picture(slot, new_ref)
+
+    def badge(self, slot: Slot, focus: tuple[float, float], zoom: float) -> str | None:
+        """The corner where the card puts the pip badge of ``slot``'s picture, cut so."""
+        project = self.project
+        with project.lock:
+            deck = project.loaded()
+            if slot.value is None or deck.spec.faces.style != "pictures+pips":
+                return None
+            file = ref_file(project.picture_ref(slot))
+            if file is None:
+                return None
+            crop = project.crops.get(file)
+            frame = slot_frame(slot, deck)
+            size = _picture_size(_picture_path(project, crop.original if crop else file))
+        box_w, box_h = frame["box"][2], frame["box"][3]
+        if frame["fit"] != "cover":
+            zoom = 1.0
+        x, y = shown_focus(size, box_w / box_h, zoom, focus)
+        return badge_corner((x, y, x, y), box_w, box_h)
 
 
 async def _json(request: Request) -> dict[str, Any]:
@@ -290,25 +363,25 @@ async def _json(request: Request) -> dict[str, Any]:
 
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_JSON_BYTES):
-        raise BadRequest({"request": "too large"}, 413)
+        raise BadRequest({"request": Message.of("bad_request")}, 413)
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         # a form or a plain text post (which other web pages can send) is not a change
-        raise BadRequest({"request": "send JSON (Content-Type: application/json)"}, 415)
+        raise BadRequest({"request": Message.of("bad_request")}, 415)
     body = b""
     try:
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_JSON_BYTES:
-                raise BadRequest({"request": "too large"}, 413)
+                raise BadRequest({"request": Message.of("bad_request")}, 413)
     except ClientDisconnect:
-        raise BadRequest({"request": "the browser stopped sending"}, 400) from None
+        raise BadRequest({"request": Message.of("browser_stopped")}, 400) from None
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: nested too deep (docs/limits.md)
-        raise BadRequest({"request": "not JSON"}) from None
+        raise BadRequest({"request": Message.of("bad_request")}) from None
     if not isinstance(data, dict):
-        raise BadRequest({"request": "not a JSON object"})
+        raise BadRequest({"request": Message.of("bad_request")})
     return data
 
 
@@ -323,19 +396,25 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         try:
             return parse_slot(request.path_params["slot"], project.max_pip)
         except UnknownSlot:
-            raise BadRequest({"slot": "no such picture slot"}, 404) from None
+            raise BadRequest({"slot": Message.of("unknown_slot")}, 404) from None
 
     async def answer(request: Request, work: Any) -> Response:
         lang = lang_of(request)
         try:
             await run_in_threadpool(work)
         except BadRequest as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status, headers=NO_STORE)
-        except ChangeRejected as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, 400, headers=NO_STORE)
-        except DeckgenError as exc:
             return JSONResponse(
-                {"ok": False, "errors": {"_": exc.message()}}, 400, headers=NO_STORE
+                {"ok": False, "errors": said(exc.errors, lang)}, exc.status, headers=NO_STORE
+            )
+        except ChangeRejected as exc:
+            return JSONResponse(
+                {"ok": False, "errors": said(dict(exc.messages), lang)}, 400, headers=NO_STORE
+            )
+        except DeckgenError:
+            return JSONResponse(
+                {"ok": False, "errors": said({"_": Message.of("something_wrong")}, lang)},
+                400,
+                headers=NO_STORE,
             )
         state = await run_in_threadpool(studio.state, lang)
         return JSONResponse({"ok": True, "state": state}, headers=NO_STORE)
@@ -345,18 +424,20 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         from deckgen.studio.printing import profiles
 
         lang = lang_of(request)
+        with contextlib.suppress(DeckgenError):  # the deck keeps its language; the page opens
+            await run_in_threadpool(project.follow_page_language, lang)
         state = await run_in_threadpool(studio.state, lang)
-        from deckgen.rulespec import list_rules
+        from deckgen.studio.printing import games_for
 
-        rules = await run_in_threadpool(lambda: [(r.id, r.name(lang)) for r in list_rules()])
+        rules = await run_in_threadpool(games_for, project.max_pip, lang)
         html = (
             _env(lang)
             .get_template("page.html.j2")
             .render(
                 lang=lang,
                 state=state,
-                sizes=card_sizes(),
-                profiles=profiles(),
+                sizes=card_sizes(lang),
+                profiles=profiles(lang),
                 rules=rules,
                 sets=[f"double-{n}" for n in range(6, 13)],
             )
@@ -378,7 +459,9 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         try:
             body = await _json(request)
         except BadRequest as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+            return JSONResponse(
+                {"ok": False, "errors": said(exc.errors, lang_of(request))}, exc.status
+            )
         key = str(body.get("key", ""))
         return await answer(request, lambda: studio.set_field(key, body.get("value")))
 
@@ -392,19 +475,22 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             receive_upload,
         )
 
+        lang = lang_of(request)
         try:
             slot = slot_of(request)
         except BadRequest as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+            return JSONResponse({"ok": False, "errors": said(exc.errors, lang)}, exc.status)
+        shown = _shown_name(request.headers.get("x-file-name", ""))
+        too_large = Message.of(
+            "upload_too_large", slot.dotted, file=shown, mb=f"{MAX_UPLOAD_BYTES / 1e6:.0f}"
+        )
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
-            msg = f"the picture is larger than {MAX_UPLOAD_BYTES / 1e6:.0f} MB; use a smaller one"
-            return JSONResponse({"ok": False, "errors": {slot.dotted: msg}}, 413)
-        shown = _shown_name(request.headers.get("x-file-name", ""))
+            return JSONResponse({"ok": False, "errors": said({slot.dotted: too_large}, lang)}, 413)
         try:
             tmp = await receive_upload(project, request.stream())
-        except DeckgenError as exc:
-            return JSONResponse({"ok": False, "errors": {slot.dotted: exc.message()}}, 413)
+        except DeckgenError:
+            return JSONResponse({"ok": False, "errors": said({slot.dotted: too_large}, lang)}, 413)
         except ClientDisconnect:
             # the browser went away (tab closed, upload cancelled): one line, no traceback
             _log.warning("an upload for %s was aborted by the browser", slot.name)
@@ -414,7 +500,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             try:
                 made = accept_picture(project, tmp, slot=slot.name, shown_name=shown)
             except DeckgenError as exc:
-                raise BadRequest({slot.dotted: sentence(exc)}) from None
+                raise BadRequest({slot.dotted: upload_message(exc, slot.dotted, shown)}) from None
+            project.remember_name(made.file, shown)
             with dropping_replaced(project):
                 project.set_picture(slot, made.file)
 
@@ -424,7 +511,9 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         try:
             slot = slot_of(request)
         except BadRequest as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+            return JSONResponse(
+                {"ok": False, "errors": said(exc.errors, lang_of(request))}, exc.status
+            )
 
         def work() -> None:
             from deckgen.studio.uploads import dropping_replaced
@@ -438,7 +527,9 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         try:
             slot = slot_of(request)
         except BadRequest as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
+            return JSONResponse(
+                {"ok": False, "errors": said(exc.errors, lang_of(request))}, exc.status
+            )
         original = request.query_params.get("original") == "1"
         data = await run_in_threadpool(_thumbnail, project, slot, original)
         if data is None:
@@ -447,20 +538,40 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
             data, media_type="image/png", headers={"cache-control": "private, max-age=3600"}
         )
 
-    async def post_crop(request: Request) -> Response:
+    async def crop_request(request: Request) -> tuple[Slot, tuple[float, float], float]:
+        """The slot, focus and zoom a crop request names (BadRequest when it is nonsense)."""
+        slot = slot_of(request)
+        body = await _json(request)
         try:
-            slot = slot_of(request)
-            body = await _json(request)
             fx, fy = (float(v) for v in body.get("focus", (0.5, 0.5)))
             zoom = float(body.get("zoom", 1.0))
-        except BadRequest as exc:
-            return JSONResponse({"ok": False, "errors": exc.errors}, exc.status)
         except (TypeError, ValueError):
-            return JSONResponse({"ok": False, "errors": {"crop": "focus [x, y] and zoom"}}, 400)
+            raise BadRequest({"crop": Message.of("bad_request")}) from None
         if not (0 <= fx <= 1 and 0 <= fy <= 1 and ZOOM_RANGE[0] <= zoom <= ZOOM_RANGE[1]):
-            return JSONResponse({"ok": False, "errors": {"crop": "focus 0..1 and zoom 1..4"}}, 400)
-        focus = (round(fx, 4), round(fy, 4))
-        return await answer(request, lambda: studio.crop(slot, focus, round(zoom, 3)))
+            raise BadRequest({"crop": Message.of("bad_request")})
+        return slot, (round(fx, 4), round(fy, 4)), round(zoom, 3)
+
+    async def post_crop(request: Request) -> Response:
+        try:
+            slot, focus, zoom = await crop_request(request)
+        except BadRequest as exc:
+            return JSONResponse(
+                {"ok": False, "errors": said(exc.errors, lang_of(request))}, exc.status
+            )
+        return await answer(request, lambda: studio.crop(slot, focus, zoom))
+
+    async def post_badge(request: Request) -> Response:
+        try:
+            slot, focus, zoom = await crop_request(request)
+        except BadRequest as exc:
+            return JSONResponse(
+                {"ok": False, "errors": said(exc.errors, lang_of(request))}, exc.status
+            )
+        try:
+            corner = await run_in_threadpool(studio.badge, slot, focus, zoom)
+        except (DeckgenError, OSError, ValueError):
+            corner = None
+        return JSONResponse({"ok": True, "corner": corner}, headers=NO_STORE)
 
     async def card_png(request: Request) -> Response:
         card = request.path_params["card"]
@@ -469,7 +580,8 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         try:
             data = await run_in_threadpool(studio.previews.png, project, card)
         except DeckgenError as exc:
-            return JSONResponse({"ok": False, "errors": {"_": exc.message()}}, 400)
+            errors = said({"_": project.drawing_problem(exc)}, lang_of(request))
+            return JSONResponse({"ok": False, "errors": errors}, 400)
         except KeyError:
             return Response("no such card", 404)
         return Response(
@@ -477,19 +589,31 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         )
 
     async def print_zip(request: Request) -> Response:
+        from deckgen.deck.build import SampleContentError
         from deckgen.prepress.contract import ContractError
-        from deckgen.studio.printing import build_print_zip
+        from deckgen.studio.printing import build_print_zip, print_problems
 
+        lang = lang_of(request)
         force = request.query_params.get("force") == "1"
         try:
             data, _warnings = await run_in_threadpool(build_print_zip, project, force=force)
+        except SampleContentError:
+            # the print step refuses sample content for a printer: say which, as the
+            # page's checklist does
+            left = await run_in_threadpool(sample_items, project)
+            items = "; ".join(i.message.text(lang) for i in left)
+            text = said({"_": Message.of("samples_left", items=items)}, lang)["_"]
+            return JSONResponse({"ok": False, "errors": {"_": text}}, 409)
         except ContractError as exc:
-            # the printer's rules are broken: say which, and let the user decide
-            return JSONResponse(
-                {"ok": False, "errors": {"_": exc.message()}, "can_force": True}, 409
-            )
+            # the printer's rules are broken: say which, in the customer's words, and let
+            # them decide
+            shown = await run_in_threadpool(studio.state, lang)
+            problems = await run_in_threadpool(print_problems, project, shown["slots"], exc.what)
+            text = "\n".join(m.text(lang) for m in problems)
+            return JSONResponse({"ok": False, "errors": {"_": text}, "can_force": True}, 409)
         except DeckgenError as exc:
-            return JSONResponse({"ok": False, "errors": {"_": exc.message()}}, 400)
+            errors = said({"_": project.drawing_problem(exc)}, lang)
+            return JSONResponse({"ok": False, "errors": errors}, 400)
         return _download(data, f"{_slug(project)}-print.zip")
 
     async def deck_zip_route(request: Request) -> Response:
@@ -507,6 +631,7 @@ def create_app(project: StudioProject, settings: GuardSettings) -> StudioGuard:
         Route("/api/picture/{slot}", put_picture, methods=["PUT"]),
         Route("/api/picture/{slot}", delete_picture, methods=["DELETE"]),
         Route("/api/crop/{slot}", post_crop, methods=["POST"]),
+        Route("/api/badge/{slot}", post_badge, methods=["POST"]),
         Route("/api/card/{card}.png", card_png),
         Route("/download/print.zip", print_zip),
         Route("/download/deck.zip", deck_zip_route),

@@ -20,5 +20,19 @@ def profile_card(name: str) -> dict[str, Any]:
     }
 
 
-def card_sizes() -> dict[str, tuple[float, float]]:
-    return dict(CARD_SIZES_MM)
+SIZE_NAMES: dict[str, dict[str, str]] = {
+    "poker": {"en": "Poker", "de": "Poker"},
+    "bridge": {"en": "Bridge", "de": "Bridge"},
+    "meinspiel": {"en": "MeinSpiel", "de": "MeinSpiel"},
+    "tarot": {"en": "Tarot", "de": "Tarot"},
+    "mini": {"en": "Mini", "de": "Mini"},
+}
+"""The named card sizes as the page names them (a test checks that none is missing)."""
+
+
+def card_sizes(lang: str = "en") -> dict[str, tuple[str, float, float]]:
+    """Each named card size: its name on the page, its width and height in mm."""
+    return {
+        name: (SIZE_NAMES.get(name, {}).get(lang, name), w, h)
+        for name, (w, h) in CARD_SIZES_MM.items()
+    }

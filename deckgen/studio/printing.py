@@ -14,12 +14,13 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckgen import atomic
 from deckgen.progress import CollectingReporter
 
 if TYPE_CHECKING:
+    from deckgen.studio.i18n import Message
     from deckgen.studio.project import StudioProject
 
 PRINT_DIR = "print"
@@ -35,11 +36,11 @@ def profile_names() -> list[str]:
     return [p.name for p in all_presets()]
 
 
-def profiles() -> list[tuple[str, str]]:
-    """Each vendor profile's name and title, for a choice on the page."""
+def profiles(lang: str = "en") -> list[tuple[str, str]]:
+    """Each vendor profile's name and the printer's name in ``lang``, for the page."""
     from deckgen.prepress.presets import all_presets
 
-    return [(p.name, p.title) for p in all_presets()]
+    return [(p.name, printer_name(p.name, p.title, lang)) for p in all_presets()]
 
 
 def _zip(files: list[tuple[str, Path | bytes]]) -> bytes:
@@ -111,3 +112,95 @@ def deck_zip(project: StudioProject) -> bytes:
                 seen.add(name)
                 files.append((name, path))
         return _zip(files)
+
+
+PRINTER_NAMES: dict[str, dict[str, str]] = {
+    "meinspiel": {"en": "MeinSpiel (59 × 91 mm)", "de": "MeinSpiel (59 × 91 mm)"},
+    "drivethrucards": {"en": "DriveThruCards (poker)", "de": "DriveThruCards (Poker)"},
+    "makeplayingcards": {"en": "MakePlayingCards (poker)", "de": "MakePlayingCards (Poker)"},
+    "thegamecrafter": {"en": "The Game Crafter (poker)", "de": "The Game Crafter (Poker)"},
+    "home-a4": {"en": "Home printer, A4", "de": "Drucker zu Hause, A4"},
+    "home-letter": {"en": "Home printer, US Letter", "de": "Drucker zu Hause, US-Letter"},
+    "print-and-play": {"en": "Print and cut (A4)", "de": "Zum Ausschneiden (A4)"},
+}
+"""Each bundled printer as the page names it, in both languages (a test checks that
+every bundled profile has both)."""
+
+
+def printer_name(name: str, title: str, lang: str) -> str:
+    """The printer ``name`` as the customer reads it (its profile's title if unknown)."""
+    names = PRINTER_NAMES.get(name)
+    return names.get(lang, names["en"]) if names else title
+
+
+def games_for(max_pip: int, lang: str) -> list[tuple[str, str]]:
+    """The bundled games (id, name) playable with a double-``max_pip`` deck."""
+    from deckgen.rulespec import list_rules
+
+    return [(r.id, r.name(lang)) for r in list_rules() if r.dset.max_pip == max_pip]
+
+
+RULE_MESSAGES: dict[str, str] = {
+    "card-size": "print_rule_card_size",
+    "bleed": "print_rule_bleed",
+    "safe-margin": "print_rule_safe_margin",
+    "rgb-in-cmyk": "print_rule_colours",
+    "spot-colour": "print_rule_colours",
+    "boxes-missing": "print_rule_bleed",
+    "ink-over-limit": "print_rule_ink",
+    "font-not-embedded": "print_rule_fonts",
+    "text-too-small": "print_rule_text_size",
+    "reversed-text-too-small": "print_rule_text_size",
+    "line-too-thin": "print_rule_thin_lines",
+    "text-not-k-only": "print_rule_black_ink",
+    "line-not-k-only": "print_rule_black_ink",
+}
+"""Each rule of a printer's profile (but picture resolution, said per slot) as a message."""
+
+
+def print_problems(
+    project: StudioProject, slots: dict[str, dict[str, Any]], refusal: str = ""
+) -> list[Message]:
+    """Why the printer's rules refuse the deck, in the customer's words.
+
+    ``slots`` are the page's picture slots as the studio shows them (their key, the
+    customer's file name, whether it is a sample picture, its print quality). A picture
+    too small for a sharp print is named by its slot and file; every other rule that
+    ``refusal`` (the print step's message) names is said once, naming the printer; a
+    refusal the studio cannot tell apart is one general sentence.
+    """
+    from deckgen.prepress.contract import RULES
+    from deckgen.studio.i18n import Message
+
+    out: list[Message] = []
+    with project.lock:
+        pictures_print = project.get("faces.style") in ("pictures", "pictures+pips")
+        for slot in slots.values():
+            quality = slot.get("quality")
+            if not quality or quality["sharp"] or not slot.get("file"):
+                continue
+            if str(slot["name"]).startswith("value-") and not pictures_print:
+                continue
+            named = (
+                Message.of("the_sample_picture")
+                if slot.get("demo")
+                else Message.of("your_picture", file=slot["file"])
+            )
+            w, h = quality["need_px"]
+            out.append(
+                Message.of(
+                    "print_low_resolution", slot["key"], file=named, ppi=quality["ppi"], w=w, h=h
+                )
+            )
+        preset = str(project.get("preset") or "")
+    title = dict(profiles("en")).get(preset, preset)
+    printer = {lang: printer_name(preset, title, lang) for lang in ("en", "de")}
+    said_ids: list[str] = []
+    for kind, rule in RULES.items():
+        msg_id = RULE_MESSAGES.get(kind)
+        if msg_id and f"{rule}:" in refusal and msg_id not in said_ids:
+            said_ids.append(msg_id)
+            out.append(Message.of(msg_id, printer=printer))
+    if not out:
+        out.append(Message.of("print_rule_broken", printer=printer))
+    return out

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from deckgen.deck.face import BADGE_PAD, BADGE_SIDE, Corner
+from deckgen.deck.face import badge_corner as card_badge_corner
 from deckgen.deck.geometry import Box, CardGeometry, card_geometry
 from deckgen.deck.layoutboxes import (
     cover_art_box,
@@ -140,3 +142,60 @@ def picture_quality(
         factor = TARGET_DPI / ppi
         need = (round(width * factor), round(height * factor))
     return {"ppi": round(ppi), "sharp": ppi >= TARGET_DPI - 0.5, "need_px": list(need)}
+
+
+def badge_corner(
+    region: tuple[float, float, float, float], box_w: float = 1.0, box_h: float = 1.0
+) -> Corner:
+    """The corner of a card picture (``box_w`` x ``box_h``) where the card puts the pip
+    badge, for a focus ``region`` (left, top, right, bottom in 0..1 of the picture as the
+    card shows it; a focus point is a region of no size): the deck's own rule,
+    :func:`deckgen.deck.face.badge_corner` (the corner farthest from the subject). The
+    crop editor asks here, so it draws the badge where the card will.
+
+    >>> badge_corner((0.5, 0.5, 0.5, 0.5))
+    'top-left'
+    >>> badge_corner((0.1, 0.1, 0.3, 0.4))
+    'bottom-right'
+    >>> badge_corner((0.6, 0.7, 0.9, 0.9))
+    'top-left'
+    """
+    return card_badge_corner(region, box_w, box_h)
+
+
+def shown_focus(
+    size_px: tuple[int, int], box_ratio: float, zoom: float, focus: tuple[float, float]
+) -> tuple[float, float]:
+    """Where ``focus`` (0..1 of the picture) lands in the part of it the card shows.
+
+    The same cut as the crop editor and :func:`deckgen.studio.uploads.crop_picture`: the
+    largest box-shaped part, divided by ``zoom``, centred on the focus and kept inside.
+    """
+    width, height = size_px
+    crop_w = min(float(width), height * box_ratio) / zoom
+    crop_h = crop_w / box_ratio
+    left = min(max(focus[0] * width - crop_w / 2, 0.0), width - crop_w)
+    top = min(max(focus[1] * height - crop_h / 2, 0.0), height - crop_h)
+    x = (focus[0] * width - left) / crop_w
+    y = (focus[1] * height - top) / crop_h
+    return (round(min(max(x, 0.0), 1.0), 4), round(min(max(y, 0.0), 1.0), 4))
+
+
+def badge_drawing(value: int, colour: tuple[int, int, int], face: str) -> dict[str, Any]:
+    """The pip badge of ``value`` for the crop editor: its size and gap as shares of the
+    picture box's width, and its pips as [x, y, r] shares of the badge's side (y down),
+    laid out by the deck's own pip layout at the size the card draws them."""
+    from deckgen.deck.pips import SPREAD, layout
+
+    pl = layout(value)
+    spread = 1.08 * SPREAD  # draw_badge draws the pips of a half 1.08 badge sides wide
+    return {
+        "side": BADGE_SIDE,
+        "pad": BADGE_PAD,
+        "colour": "#{:02x}{:02x}{:02x}".format(*colour),
+        "face": face,
+        "pips": [
+            [round(0.5 + x * spread, 4), round(0.5 - y * spread, 4), round(pl.radius * spread, 4)]
+            for x, y in pl.points
+        ],
+    }

@@ -1,4 +1,4 @@
-# needs: deckgen deck new mydeck.toml --set double-6
+# needs: deckgen deck new mydeck.toml --set double-6 --no-samples
 # needs: deckgen deck build mydeck.toml --out out --no-preview --quiet
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-# needs: deckgen deck new mydeck.toml --set double-7
+# needs: deckgen deck new mydeck.toml --set double-7 --no-samples
 import deckgen
 
 build = deckgen.build_deck("mydeck.toml", "print/mydeck", profile="meinspiel")

@@ -18,12 +18,14 @@ from typing import Any
 
 from batch_testkit import SMALL_COLUMNS, check_complete, small_orders, write_csv
 from redis_testkit import deckgen_command, needs_redis, redis_server, start_worker, stop, wait_for
+from typer.testing import CliRunner
 
 from deckgen.batch.outcome import BatchSummary
 from deckgen.batch.rqueue import QUEUE_NAME, _fetch, _last_line
 from deckgen.batch.run import RunOptions, run_batch
 from deckgen.batch.settings import BatchSettings
 from deckgen.batch.wire import JOB_FUNCTION
+from deckgen.cli import app
 
 pytestmark = needs_redis
 
@@ -68,7 +70,7 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
         connection.hset(job.key, "meta", pickle.dumps(_Touch(markers[3])))
         connection.hset(job.key, "result", pickle.dumps(_Touch(markers[4])))
         # deckgen's function with arguments that are no order, and a callback
-        odd = as_json.enqueue(JOB_FUNCTION, {"order": "x"})
+        odd = as_json.enqueue(JOB_FUNCTION, {"order": "x"}, description="\x1b[2J\nforged")
         connection.hset(odd.key, "failure_callback_name", "os.system")
         # records RQ's own reader chokes on: no date, data that unpacks to 40 MB
         bad_date = as_json.enqueue(JOB_FUNCTION, {})
@@ -105,6 +107,8 @@ def test_forged_jobs_are_refused_and_the_worker_builds_the_next_real_one(tmp_pat
     assert "unpacks to more than a deckgen job holds" in text
     assert "names the function 'os.system'" in text
     assert "Traceback" not in text
+    assert "\x1b" not in text
+    assert "\\x1b[2J\\nforged" in text  # the forged description, escaped, on one line
     assert PASSWORD not in text
     (summary,) = result
     assert [o.status for o in summary.outcomes] == ["built"]
@@ -164,18 +168,19 @@ def test_a_remote_redis_without_password_is_refused(tmp_path: Path) -> None:
     tried = run("redis://no-such-host.invalid:6379/0", "--insecure-redis")
     assert tried.returncode == 2
     assert "cannot reach the Redis server" in tried.stderr
-    # a password is never shown, whatever goes wrong
+    # a password is never shown, whatever goes wrong (the CLI in this process: faster)
     for url in (
         f"redis://:{PASSWORD}@no-such-host.invalid:6379/0",
         f"redis://user:{PASSWORD}@no-such-host.invalid:notaport/0",
         f"redis://no-such-host.invalid:6379/0?password={PASSWORD}",
         f"http://:{PASSWORD}@example.invalid/",
     ):
-        failed = run(url)
-        assert failed.returncode == 2, failed.stderr
-        assert failed.stderr.startswith("error:"), failed.stderr
-        assert PASSWORD not in failed.stdout + failed.stderr, failed.stderr
-        assert "***" in failed.stderr
+        for command in (["batch", str(sheet)], ["worker"]):
+            failed = CliRunner().invoke(app, [*command, "--queue", url])
+            assert failed.exit_code == 2, failed.output
+            assert failed.stderr.startswith("error:"), failed.stderr
+            assert PASSWORD not in failed.output, failed.output
+            assert "***" in failed.stderr
 
 
 def test_two_runs_into_different_folders_each_get_their_own_decks(tmp_path: Path) -> None:

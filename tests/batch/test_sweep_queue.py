@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from redis_testkit import needs_redis, redis_server, start_worker, stop
 
-from deckgen.batch.rqueue import refusal
+from deckgen.batch.jobclass import refusal
 from deckgen.batch.sweeps import SWEEP_FUNCTION, QueuePlayer
 from deckgen.rulecheck.tune import Goal, TuneOptions, table_lines, tune
 from deckgen.rulespec import RuleSpec, load_rules, rules_from_data

@@ -70,17 +70,27 @@ def test_booklet_a6_imposed(app: typer.Typer, tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     written = [Path(p).name for p in json.loads(result.stdout)["written"]]
-    assert written == ["booklet-en.pdf", "booklet-en-print.pdf"]
+    # imposed sheets are for a press: --impose implies the print edition
+    assert written == ["booklet-en.pdf", "booklet-en-press.pdf", "booklet-en-print.pdf"]
     booklet = pypdf.PdfReader(tmp_path / "booklet-en.pdf")
     box = booklet.pages[0].mediabox
     assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (105, 148)
     assert "Ages 8 and up" in booklet.pages[0].extract_text()
     last = booklet.pages[-1].extract_text()
     assert "Quick reference" in last
-    assert "How the rules play" in last
+    assert "End of the game" in last
     assert "Quick reference" not in booklet.pages[-2].extract_text().split("\n")[0]
+    press = pypdf.PdfReader(tmp_path / "booklet-en-press.pdf")
+    assert len(press.pages) % 4 == 0
+    assert len(press.pages) == -(-len(booklet.pages) // 4) * 4
     imposed = pypdf.PdfReader(tmp_path / "booklet-en-print.pdf")
-    assert len(imposed.pages) == -(-len(booklet.pages) // 4) * 2  # two sides per sheet
+    assert len(imposed.pages) == len(press.pages) // 2  # two sides per sheet
+    trim = imposed.pages[0].trimbox
+    bleed = imposed.pages[0].bleedbox
+    assert float(bleed.width) - float(trim.width) == pytest.approx(6 / 25.4 * 72, abs=0.1)
+    assert b"/DeviceCMYK" in (tmp_path / "booklet-en-print.pdf").read_bytes() or (
+        b"/OutputIntents" in (tmp_path / "booklet-en-print.pdf").read_bytes()
+    )
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 

@@ -16,8 +16,8 @@ from deckgen.rulespec import list_rules, load_rules
 A5 = PAGE_FORMATS["a5"]
 
 
-def _text(rules, lang: str) -> str:  # type: ignore[no-untyped-def]
-    html = render_html(build_booklet(rules, lang, A5, Extras()), A5)
+def _text(rules, lang: str, edition: str = "player") -> str:  # type: ignore[no-untyped-def]
+    html = render_html(build_booklet(rules, lang, A5, Extras(edition=edition)), A5)  # type: ignore[arg-type]
     body = html.split("<body>", 1)[1]
     return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", body)))
 
@@ -28,8 +28,8 @@ def _text(rules, lang: str) -> str:  # type: ignore[no-untyped-def]
         (
             "card-domino",
             {"turn.draw_limit": 2},
-            {"en": "never more than 3 cards", "de": "höchstens 3 Karten"},
-            {"en": "never more than 2 cards", "de": "höchstens 2 Karten"},
+            {"en": "never more than three cards", "de": "höchstens drei Karten"},
+            {"en": "never more than two cards", "de": "höchstens zwei Karten"},
         ),
         (
             "card-domino",
@@ -46,8 +46,8 @@ def _text(rules, lang: str) -> str:  # type: ignore[no-untyped-def]
         (
             "card-domino",
             {"match.rounds": 6},
-            {"en": "A game lasts 4 rounds", "de": "Gespielt werden 4 Runden"},
-            {"en": "A game lasts 6 rounds", "de": "Gespielt werden 6 Runden"},
+            {"en": "After four rounds the game is over", "de": "Nach vier Runden ist das Spiel"},
+            {"en": "After six rounds the game is over", "de": "Nach sechs Runden ist das Spiel"},
         ),
     ],
 )
@@ -73,15 +73,19 @@ def test_target_score_changes_text(lang: str) -> None:
     assert str(target + 37) not in old
 
 
-def test_every_clause_is_printed() -> None:
+def test_every_clause_is_printed_and_notes_only_for_the_designer() -> None:
     for rules in list_rules():
         for lang in ("de", "en"):
             text = _text(rules, lang)
+            designer = _text(rules, lang, "designer")
             for section in rules.sections(lang):
                 for clause in section.clauses:
                     assert re.sub(r"\s+", " ", clause.text) in text, (rules.id, clause.id)
+                    assert re.sub(r"\s+", " ", clause.text) in designer, (rules.id, clause.id)
             for note in rules.notes(lang):
-                assert re.sub(r"\s+", " ", note.decision) in text
+                assert re.sub(r"\s+", " ", note.reason) not in text, (rules.id, note.id)
+                assert re.sub(r"\s+", " ", note.decision) in designer, (rules.id, note.id)
+                assert re.sub(r"\s+", " ", note.reason) in designer, (rules.id, note.id)
 
 
 def test_user_text_is_escaped() -> None:

@@ -163,10 +163,22 @@ def test_crop_marks_and_bleed_on_the_rasterised_sheet(press: dict[str, Path]) ->
     assert _near(_pixel(image, x1 + 4, (top + bottom) / 2, dpi), (255, 255, 255), 3)
 
 
-def test_screen_booklet_imposed_on_real_a4(card_domino_booklets: dict[str, Path]) -> None:
+def test_impose_alone_implies_the_print_edition(card_domino_booklets: dict[str, Path]) -> None:
+    """``--impose`` without ``--print`` used to give an A4 sheet with a 296 mm spread, no
+    bleed, RGB and no marks, the red cover running to the paper's edge: now imposed
+    sheets are always made from the print edition (bleed, marks, CMYK)."""
+    assert "booklet-de-press.pdf" in card_domino_booklets
+    with pikepdf.open(card_domino_booklets["booklet-de-press.pdf"]) as press:
+        assert len(press.pages) % 4 == 0
     with pikepdf.open(card_domino_booklets["booklet-de-print.pdf"]) as pdf:
+        assert "/OutputIntents" in pdf.Root  # PDF/X-4, CMYK
         for page in pdf.pages:
-            assert _box(page, "/MediaBox") == pytest.approx([0, 0, 297 * MM, 210 * MM], abs=0.05)
+            media, trim, bleed = (_box(page, k) for k in ("/MediaBox", "/TrimBox", "/BleedBox"))
+            assert media[2] > 2 * 148 * MM + 2 * 10 * MM  # room for bleed and marks
+            assert bleed[0] == pytest.approx(trim[0] - BLEED, abs=0.05)
+            assert bleed[2] == pytest.approx(trim[2] + BLEED, abs=0.05)
+            content = b"".join(c.read_bytes() for c in [page.obj.Contents])
+            assert b" l S" in content  # crop and fold marks
         assert pdf.Root.ViewerPreferences.Duplex == pikepdf.Name.DuplexFlipShortEdge
 
 
@@ -202,13 +214,24 @@ def test_ghostscript_reads_every_file_without_repairs(
 
 
 def test_page_order_on_the_print_sheets(press: dict[str, Path]) -> None:
+    from deckgen.booklet.imposition import padded_sequence, sheet_sides
+
     doc = pdfium.PdfDocument(press["booklet-de-print.pdf"])
     pages = len(pdfium.PdfDocument(press["booklet-de.pdf"]))
-    assert pages == 10  # padded to 12: sheet sides (10|1) (2|-) (-|3) (4|9) (8|5) (6|7)
-    w, h = doc[3].get_size()
-    text = doc[3].get_textpage()
-    assert "Seite 4 von 10" in text.get_text_bounded(0, 0, w / 2, h)
-    assert "Seite 9 von 10" in text.get_text_bounded(w / 2, 0, w, h)
+    sequence = padded_sequence(pages)  # e.g. 10 pages: (10|1) (2|-) (-|3) (4|9) (8|5) (6|7)
+    assert len(pdfium.PdfDocument(press["booklet-de-press.pdf"])) == len(sequence)
+    sides = sheet_sides(len(sequence))
+    assert len(doc) == len(sides)
+    for k, (left, right) in enumerate(sides):
+        w, h = doc[k].get_size()
+        text = doc[k].get_textpage()
+        for (x0, x1), position in (((0, w / 2), left), ((w / 2, w), right)):
+            number = sequence[position - 1]
+            found = text.get_text_bounded(x0, 0, x1, h)
+            if number is None:
+                assert not found.strip(), (k, position)
+            elif number > 1:
+                assert f"Seite {number} von {pages}" in found, (k, number)
 
 
 def test_paper_too_small_is_a_clear_error() -> None:

@@ -40,7 +40,7 @@ def test_list_json(runner) -> None:  # type: ignore[no-untyped-def]
 def test_show_in_both_languages(runner) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(app, ["rules", "show", "Karten-Domino", "--lang", "de"])
     assert result.exit_code == 0, result.output
-    assert "höchstens 3 Karten" in result.stdout
+    assert "höchstens drei Karten" in result.stdout
     assert "Anmerkungen" in result.stdout
     result = runner.invoke(app, ["rules", "show", "partnership", "--json"])
     data = json.loads(result.stdout)

@@ -22,6 +22,7 @@ from deckgen.deck.starter import StarterCard, starter_toml
 from deckgen.prepress.preflight import PreflightRules, preflight_pdf
 from deckgen.prepress.presets import preset_names
 from deckgen.resources import images_dir
+from starterkit import finish_samples
 
 runner = CliRunner()
 
@@ -35,7 +36,7 @@ def _deck(folder: Path, set_name: str, max_pip: int, *, tiny_picture: bool = Fal
         assert "tiny.png" in text
         assert 'style = "pictures"' in text
     path = folder / "deck.toml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(finish_samples(text, folder), encoding="utf-8")  # no sample content left
     return path
 
 

@@ -16,6 +16,7 @@ from deckgen.prepress.printout import PrintOptions
 from deckgen.product import build_printed_deck, load_printed_deck
 from deckgen.progress import CollectingReporter
 from pdfx_checks import pdfx_problems
+from starterkit import finish_samples
 
 PRESS_EXCLUDED = {"proof.pdf", "calibration.pdf"}
 """proof.pdf is for the customer's screen and calibration.pdf for a home printer: not
@@ -38,7 +39,8 @@ def gs_says(path: Path) -> str:
 def small_deck(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("small")
     path = folder / "deck.toml"
-    path.write_text(starter_toml("Small", "double-3", 3, StarterCard()), encoding="utf-8")
+    text = starter_toml("Small", "double-3", 3, StarterCard())
+    path.write_text(finish_samples(text, folder), encoding="utf-8")  # as a customer would
     return path
 
 

@@ -15,11 +15,13 @@ from deckgen.prepress.presets import card_from_preset, load_preset
 from deckgen.prepress.printout import PrintOptions
 from deckgen.prepress.printstep import check_deck, print_step
 from deckgen.progress import CollectingReporter
+from starterkit import finish_samples
 
 
 def _deck(folder: Path, *, pictures: list[str] | None = None, preset: str | None = None) -> Path:
     card = card_from_preset(preset) if preset else StarterCard()
-    text = starter_toml("Print Test", "double-3", 3, card)
+    # a vendor build refuses the starter's sample content: replaced, as a customer does
+    text = finish_samples(starter_toml("Print Test", "double-3", 3, card), folder)
     path = folder / "deck.toml"
     path.write_text(text)
     if pictures is not None:

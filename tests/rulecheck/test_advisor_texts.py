@@ -127,3 +127,31 @@ def test_text_findings_fail_and_rates_are_graded_by_size() -> None:
     assert grade({"id": "first_player", "value": 0.50, "threshold": 0.10}) == "fail"
     assert grade({"id": "match_time", "value": 300.0, "threshold": 240.0}) == "warn"
     assert grade({"id": "match_time", "value": 900.0, "threshold": 240.0}) == "fail"
+
+
+@pytest.mark.parametrize("target", [300, 15000])
+def test_a_match_far_longer_than_a_table_game_is_reported_with_its_time(target: int) -> None:
+    from deckgen.rulecheck.check import CheckOptions, run_check
+    from deckgen.rulecheck.report import build_report
+
+    spec = load_rules("partnership")
+    raw = dict(spec.raw)
+    raw["match"] = {**raw["match"], "target": target}
+    from deckgen.rulespec import rules_from_data
+
+    report = build_report(run_check(rules_from_data(raw), CheckOptions(rounds=1500, workers=1)))
+    (w,) = [w for w in report["warnings"] if w["id"] == "match_time"]
+    assert "hours" in w["message"]
+    assert "lower the target" in w["message"]
+    assert w["severity"] == "fail"  # over 10 hours either way
+
+
+def test_a_deal_that_does_not_fit_once_the_station_is_counted_is_refused() -> None:
+    from deckgen.errors import DeckgenError
+    from deckgen.rulespec import rules_from_data
+
+    spec = load_rules("mexican-train")  # double-12: 91 tiles, the station double among them
+    raw = dict(spec.raw)
+    raw["deal"] = {**raw["deal"], "hand_size": {**raw["deal"]["hand_size"], "7": 13}}
+    with pytest.raises(DeckgenError, match="station"):
+        rules_from_data(raw)

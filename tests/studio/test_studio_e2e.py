@@ -239,7 +239,8 @@ def test_a_family_makes_a_double7_photo_deck_from_scratch(context: Any, tmp_path
         page.screenshot(path=str(shots / "2-crop.png"))
         page.click("#crop-apply")
         version = _wait_saved(page, version)
-        cropped = _deck(folder)["faces"]["pictures"][0]
+        ref = _deck(folder)["faces"]["pictures"][0]
+        cropped = ref["file"] if isinstance(ref, dict) else ref  # with the subject's focus
         assert str(cropped).endswith("-crop.jpg")
         assert page.input_value("#card-choice") == "1-1"  # the preview shows the new crop
         with Image.open(folder / cropped) as im:
@@ -292,12 +293,28 @@ def test_a_family_makes_a_double7_photo_deck_from_scratch(context: Any, tmp_path
             dialogs.append(dialog.message)
             dialog.accept()
 
+        # a print shop gets no sample pictures: the family's own cover and logo
+        for slot, size in (("cover", (1000, 900)), ("logo", (600, 600))):
+            page.set_input_files(
+                f'[data-slot="{slot}"] input[type=file]',
+                files=[
+                    {
+                        "name": f"{slot}.png",
+                        "mimeType": "image/png",
+                        "buffer": photo(size, (90, 60, 30), fmt="PNG"),
+                    }
+                ],
+            )
+            version = _wait_saved(page, version)
         page.once("dialog", accept)
         with page.expect_download(timeout=180_000) as download:
             page.click("#dl-print")
+            # the sample checklist first: the deck's name is still the sample name, which
+            # the studio only points out ("Print it anyway")
+            page.click("#samples-anyway")
         assert len(dialogs) == 1
         assert "anyway" in dialogs[0]
-        assert "dpi" in dialogs[0]
+        assert "Number 6: your picture 'tiny.jpg' prints at" in dialogs[0]
         zip_path = tmp_path / "print.zip"
         download.value.save_as(zip_path)
         with zipfile.ZipFile(zip_path) as zf:

@@ -89,8 +89,9 @@ def test_the_print_zip_holds_what_deck_build_writes_plus_the_preflight(
 
     project = StudioProject.open(tmp_path / "family")
     with make_client(project) as client:
-        for v in (1, 2):
-            client.put(f"/api/picture/value-{v}", content=photo(), headers={"x-file-name": "p.jpg"})
+        # every sample picture replaced (a vendor build refuses sample content)
+        for slot in [*(f"value-{v}" for v in range(1, 8)), "cover", "logo"]:
+            client.put(f"/api/picture/{slot}", content=photo(), headers={"x-file-name": "p.jpg"})
         client.post("/api/field", json={"key": "cover.title", "value": "Zip Test"})
         r = client.get("/download/print.zip")
     assert r.status_code == 200

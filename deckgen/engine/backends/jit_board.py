@@ -41,6 +41,7 @@ from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 
@@ -351,6 +352,8 @@ def play_rounds(
         laid = True
         while end < 0:
             turns += 1
+            if turns > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             if laid:  # the distinct open ends, by their first end
                 for j in range(nd):
                     first_end[shown[j]] = -1

@@ -41,6 +41,7 @@ from deckgen.engine.backends.deal import LOW53, RECYCLE, TWO53, deal_order, popc
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 
@@ -396,6 +397,8 @@ def _play(
             x0 = h0[seat]
             x1 = h1[seat]
             turns += 1
+            if turns > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             s00 = sm0[e0]
             s01 = sm1[e0]
             a0 = x0 & s00

@@ -36,6 +36,7 @@ from deckgen.engine.backends.rounds import (
     put_back_doubles,
 )
 from deckgen.engine.setup import MAX_REDEALS
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
@@ -362,7 +363,11 @@ class FastLine:
         out = np.full(len(gid), -1, dtype=np.int64)
         base = np.arange(len(gid)) * n
 
+        steps = 0
         while len(gid):
+            steps += 1
+            if steps > MAX_TURNS:  # as the engine: a bug, never a hang
+                raise RuntimeError("a round ran past 100000 turns")
             live0 = end < 0
             ci = base + seat
             hand = H[ci]

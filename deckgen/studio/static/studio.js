@@ -163,6 +163,8 @@
         img.style.objectPosition = `${f[0] * 100}% ${f[1] * 100}%`;
       }
       if (!has) img.removeAttribute("src");
+      // the customer's own file name (never the name the studio stored it under)
+      $(".slot-file", el).textContent = has && !slot.demo ? slot.file : "";
       const [text, low] = quality(slot);
       const q = $(".quality", el);
       q.textContent = slot.problem || (slot.demo ? T.sample_note : text);
@@ -176,6 +178,9 @@
     $("#f-size").disabled = !!state.fields.profile;
     const title = $("#f-title");
     if (title) title.placeholder = state.fields.name || "";
+    $("#language-follows").hidden = !state.language_follows_page;
+    const language = $('[data-key="language"]');
+    if (language && document.activeElement !== language) language.value = state.fields.language;
   }
 
   // -- previews ------------------------------------------------------------------------
@@ -271,8 +276,53 @@
     return fetch(url, { credentials: "same-origin" });
   }
 
-  $("#dl-print").addEventListener("click", async (e) => {
+  // the sample checklist: what would still be printed as the sample is, before the files
+  const samplesDialog = $("#samples-dialog");
+
+  function goTo(item) {
+    const target = item.slot ? $(`[data-slot="${CSS.escape(item.slot)}"]`) : $(`[data-key="${CSS.escape(item.key)}"]`);
+    if (!target) return;
+    const panel = target.closest("details");
+    if (panel) panel.open = true;
+    target.scrollIntoView({ block: "center" });
+    target.classList.add("attention");
+    setTimeout(() => target.classList.remove("attention"), 2500);
+    const focusable = item.slot ? $(".drop", target) : target;
+    if (focusable) focusable.focus({ preventScroll: true });
+  }
+
+  function showSamples() {
+    const list = $("#samples-list");
+    list.innerHTML = "";
+    for (const item of state.samples) {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "link";
+      button.textContent = item.text;
+      button.addEventListener("click", () => { samplesDialog.close("back"); goTo(item); });
+      li.appendChild(button);
+      list.appendChild(li);
+    }
+    // a deck made for a printer gets no sample content: then there is no "anyway"
+    const blocked = state.samples.some((item) => item.blocking);
+    $("#samples-anyway").hidden = blocked;
+    $("#samples-blocked").hidden = !blocked;
+    samplesDialog.returnValue = "";
+    samplesDialog.showModal();
+  }
+
+  samplesDialog.addEventListener("close", () => {
+    if (samplesDialog.returnValue === "anyway") downloadPrint();
+  });
+
+  $("#dl-print").addEventListener("click", (e) => {
     e.preventDefault();
+    if (state.samples && state.samples.length) { showSamples(); return; }
+    downloadPrint();
+  });
+
+  async function downloadPrint() {
     clearErrors("_");
     status(T.building, true);
     let response = await fetchPrintZip(false);
@@ -305,7 +355,7 @@
     a.click();
     setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 2000);
     status(T.saved);
-  });
+  }
 
   // -- crop ----------------------------------------------------------------------------
   const crop = { slot: null, zoom: 1, focus: [0.5, 0.5], size: [1, 1], ratio: 1 };
@@ -354,10 +404,61 @@
     const ppi = cw / (boxMm[0] / 25.4);
     const need = [Math.round((boxMm[0] / 25.4) * 300 * crop.zoom), Math.round((boxMm[1] / 25.4) * 300 * crop.zoom)];
     if (w / h > crop.ratio) need[0] = Math.round((need[1] * w) / h); else need[1] = Math.round((need[0] * h) / w);
+    drawBadge(slot, f, scale);
     const q = $("#crop-quality");
     const low = ppi < 299.5;
     q.textContent = low ? fmt(T.too_small, { have: Math.round(ppi), w: need[0], h: need[1] }) : fmt(T.sharp, { have: Math.round(ppi) });
     q.classList.toggle("low", low);
+  }
+
+  // the pip badge, at the corner the server says the card will put it (one rule, there)
+  let badgeAsked = 0;
+  let badgeCorner = "top-left";
+
+  function placeBadge(slot, f, scale) {
+    const el = $("#crop-badge");
+    const b = slot.badge;
+    const boxW = f.box[2] * scale;
+    const side = b.side * boxW;
+    const pad = b.pad * boxW;
+    el.style.width = `${side}px`;
+    el.style.height = `${side}px`;
+    el.style.left = badgeCorner.endsWith("left") ? `${pad}px` : `${boxW - pad - side}px`;
+    el.style.top = badgeCorner.startsWith("top") ? `${pad}px` : `${f.box[3] * scale - pad - side}px`;
+    el.dataset.corner = badgeCorner;
+  }
+
+  function drawBadge(slot, f, scale) {
+    const el = $("#crop-badge");
+    const b = slot.badge;
+    el.hidden = !b;
+    $("#crop-badge-note").hidden = !b;
+    if (!b) return;
+    if (el.dataset.value !== crop.slot) {
+      el.innerHTML = "";
+      el.style.background = b.face;
+      for (const [x, y, r] of b.pips) {
+        const pip = document.createElement("span");
+        pip.className = "pip";
+        pip.style.left = `${(x - r) * 100}%`;
+        pip.style.top = `${(y - r) * 100}%`;
+        pip.style.width = pip.style.height = `${2 * r * 100}%`;
+        pip.style.background = b.colour;
+        el.appendChild(pip);
+      }
+      el.dataset.value = crop.slot;
+    }
+    placeBadge(slot, f, scale);
+    const asked = ++badgeAsked;
+    fetch(`/api/badge/${crop.slot}`, {
+      method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ focus: crop.focus, zoom: crop.zoom }),
+    }).then((r) => r.json()).then((data) => {
+      if (asked !== badgeAsked || !data || !data.corner) return;
+      badgeCorner = data.corner;
+      placeBadge(slot, f, scale);
+      el.dataset.ready = String(asked);
+    }).catch(() => {});
   }
 
   function openCrop(name) {

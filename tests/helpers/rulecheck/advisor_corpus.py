@@ -16,6 +16,7 @@ from typing import Any
 
 from deckgen.errors import DeckgenError
 from deckgen.rulespec import RuleSpec, list_rules, rules_from_data
+from deckgen.rulespec.text import number_word, times_word
 
 NUMERIC = {
     "draw_limit": ("turn", "draw_limit"),
@@ -25,6 +26,12 @@ NUMERIC = {
     "bonus": ("scoring", "out_bonus"),
     "redeal_doubles": ("deal", "redeal_doubles"),
 }
+FORMS = {
+    "": lambda n, lang: str(n),
+    "_word": number_word,
+    "_times": times_word,
+}
+"""How a placeholder writes its number: digits, a word, or how often."""
 EN_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 DE_WORDS = {1: "einen", 2: "zwei", 3: "drei", 4: "vier", 5: "fünf", 6: "sechs"}
 
@@ -81,44 +88,36 @@ def mutants(spec: RuleSpec) -> Iterator[Mutant]:
     for where, text in _texts(base):
         cid = where.split(" ", 1)[1] if where.startswith("clause") else "summary"
         for name, (section, key) in NUMERIC.items():
-            token = "{" + name + "}"
-            if token not in text["en"] or token not in text["de"]:
-                continue
             value = _value(base, section, key)
             if value is None:
                 continue
             param = f"{section}.{key}"
-
-            def edit(
-                en: str,
-                de: str,
-                change: dict[str, Any] | None = None,
-                _cid: str = cid,
-                _token: str = token,
-            ) -> dict[str, Any]:
-                return _edit(base, _cid, _token, en, de, change)
-
-            lit = str(value)
-            yield Mutant(f"{rid}: {where}: {token} written as {lit}", "control", edit(lit, lit), ())
             other = value + 2 if value + 2 <= 100 else value - 2
-            yield Mutant(
-                f"{rid}: {where}: {token} written as {lit}, {param} = {other}",
-                "text_number",
-                edit(lit, lit, {param: other}),
-                (cid, param),
-            )
-            yield Mutant(
-                f"{rid}: {where}: {token} written as {other}",
-                "text_number",
-                edit(str(other), str(other)),
-                (cid, param),
-            )
-            yield Mutant(
-                f"{rid}: {where}: German {other}, English {lit}",
-                "languages",
-                edit(lit, str(other)),
-                (cid, param),
-            )
+            for form, spell in FORMS.items():
+                token = "{" + name + form + "}"
+                if token not in text["en"] or token not in text["de"]:
+                    continue
+
+                def edit(
+                    n_en: int, n_de: int, change: dict[str, Any] | None = None,
+                    _cid: str = cid, _token: str = token, _spell: Any = spell,
+                ) -> dict[str, Any]:  # fmt: skip
+                    return _edit(base, _cid, _token, _spell(n_en, "en"), _spell(n_de, "de"), change)
+
+                lit = f"{token} written as {spell(value, 'en')}"
+                yield Mutant(f"{rid}: {where}: {lit}", "control", edit(value, value), ())
+                yield Mutant(
+                    f"{rid}: {where}: {lit}, {param} = {other}",
+                    "text_number", edit(value, value, {param: other}), (cid, param),
+                )  # fmt: skip
+                yield Mutant(
+                    f"{rid}: {where}: {token} written as {spell(other, 'en')}",
+                    "text_number", edit(other, other), (cid, param),
+                )  # fmt: skip
+                yield Mutant(
+                    f"{rid}: {where}: German {spell(other, 'de')}, English {spell(value, 'en')}",
+                    "languages", edit(value, other), (cid, param),
+                )  # fmt: skip
     for c in base["clause"]:
         en, de = c["text"]["en"], c["text"]["de"]
         if len(en) > 60:
