@@ -41,6 +41,8 @@ engine about 1,000,000, and numba's start costs about 0.5 s per process)."""
 def _batch(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
     """What no batch engine plays: later rounds that depend on earlier ones, a stock
     that may hold nothing to turn up, bots without a fast version."""
+    if t.draw_per_turn or t.reserve_pass or t.block_on_passes:
+        return "another reading of the rules (the kernel plays it)"
     op = spec.params.opening
     skip = op.lead == "turned_up" and op.turned_up_doubles == "skip"
     if skip and len(t.tiles) - t.players * t.hand_size <= spec.dset.max_pip + 1:
