@@ -11,7 +11,7 @@ as :class:`~deckgen.engine.backends.rounds.Rounds`, as
 
 Each round is played to its end in one compiled loop (one round after the other, not
 in lock-step): the same rules as the kernel (:class:`~deckgen.engine.state.RoundState`)
-and the same contract as ``fastline``'s docstring: the kernel's move order (the tiles
+and the same contract as the numpy line engine's: the kernel's move order (the tiles
 that fit end 0, lowest deck index first, then those that fit end 1 when it shows
 another number), a random bot picks ``moves[floor(u * len(moves))]`` with one number
 ``u`` per decision (a forced lead too; one more move, "keep the drawn tile and pass",
