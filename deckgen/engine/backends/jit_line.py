@@ -77,10 +77,10 @@ T_LO, T_HI, T_VALUE, T_DOUBLE, T_DOUBLE_INDEX, T_HEAVY = 0, 1, 2, 3, 4, 5
 # out columns (int64, one row per round); C_STARTER .. C_LEAD_ANY are inputs
 C_STARTER, C_LEAD, C_LEAD_ANY, C_END, C_OUT, C_TURNS, C_DRAWS, C_PASSES, C_PLAYED = range(9)
 C_HV = 9
-"""then hand values (players), points (sides), winners (sides, 0/1)."""
+"""then hand values (players); the points and winners are :meth:`FastLine.score`'s (numpy,
+over the whole batch, the scoring every line and board engine shares)."""
 
 
-METHODS = {"penalty": 0, "winner_takes": 1, "lowest_takes_differences": 2}
 FIRST_STARTERS = {"seat": 0, "highest_double": 1, "required_double": 2}
 
 
@@ -222,67 +222,6 @@ def _greedy(tiles: NDArray[np.int64], a: NDArray[np.uint64], b: NDArray[np.uint6
 
 
 @njit
-def _score(p: NDArray[np.int64], out: NDArray[np.int64], g: int, sv: NDArray[np.int64]) -> None:
-    """Points and winners of a finished round (row ``g`` of ``out``), as the
-    engine scores (``FastLine.score``); ``sv`` is scratch space of one entry per side."""
-    n = p[P_N]
-    ns = p[P_SIDES]
-    pts = C_HV + n
-    win = pts + ns
-    for k in range(ns):
-        sv[k] = 0
-    for s in range(n):
-        sv[p[P_SIDE_OF + s]] += out[g, C_HV + s]
-    total = 0
-    for k in range(ns):
-        total += sv[k]
-        out[g, pts + k] = 0
-        out[g, win + k] = 0
-    bands = p[P_BANDS]
-    method = p[P_METHOD]
-    if out[g, C_END] == 0:
-        o = out[g, C_OUT]
-        w = p[P_SIDE_OF + o]
-        out[g, win + w] = 1
-        if method == 0:
-            for k in range(ns):
-                out[g, pts + k] = -sv[k]
-            out[g, pts + w] += p[P_BONUS]
-            return
-        if method == 1:
-            raw = total - out[g, C_HV + o] if p[P_OUT_ALL] else total - sv[w]
-            out[g, pts + w] = raw // bands + 1 if bands else raw
-        else:
-            out[g, pts + w] = total - ns * sv[w]
-        return
-    if method == 0:
-        for k in range(ns):
-            out[g, pts + k] = -sv[k]
-        return
-    low = sv[0]
-    for k in range(ns):
-        low = min(low, sv[k])
-    nlow = 0
-    lows_sum = 0
-    for k in range(ns):
-        if sv[k] == low:
-            nlow += 1
-            lows_sum += sv[k]
-    if nlow > 1 and not p[P_TIE_ALL]:
-        return
-    if method == 1:
-        raw = total if p[P_BLOCKED_ALL] else total - lows_sum
-        if bands:
-            raw = raw // bands + 1
-    else:
-        raw = total - ns * low
-    for k in range(ns):
-        if sv[k] == low:
-            out[g, win + k] = 1
-            out[g, pts + k] = raw
-
-
-@njit
 def _play(
     hands: NDArray[np.uint64], rest: NDArray[np.int64], tiles: NDArray[np.int64],
     masks: NDArray[np.uint64], p: NDArray[np.int64], rng: Any,
@@ -316,7 +255,6 @@ def _play(
     h1 = np.zeros(n, dtype=np.uint64)
     pair = np.zeros(2, dtype=np.uint64)
     nob = np.zeros(2, dtype=np.uint64)
-    sv = np.zeros(p[P_SIDES], dtype=np.int64)
     for g in range(hands.shape[0]):
         for s in range(n):
             h0[s] = hands[g, s, 0]
@@ -523,7 +461,6 @@ def _play(
                     v += value[w * 64 + popcount(low - one)]
                     x = x ^ low
             out[g, C_HV + s] = v
-        _score(p, out, g, sv)
 
 
 # ---------------------------------------------------------------- the engine
@@ -560,8 +497,11 @@ class JitLine(FastLine):
         self.ntiles = len(t.tiles)
         self.nsides = len(t.sides)
         self.side_of = np.array(t.side_of, dtype=np.int64)
+        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
+        for k, side in enumerate(t.sides):
+            self.side_matrix[list(side), k] = 1
         op = spec.params.opening
-        sc = spec.params.scoring
+        self.scoring = spec.params.scoring
         nv = len(t.double_index)
         p = np.zeros(P_SIZE, dtype=np.int64)
         p[P_N] = n
@@ -574,12 +514,6 @@ class JitLine(FastLine):
         p[P_LIMIT] = t.draw_limit
         p[P_MUST] = t.must_play_drawn
         p[P_SIDES] = self.nsides
-        p[P_METHOD] = METHODS[sc.method]
-        p[P_OUT_ALL] = sc.out_points == "all"
-        p[P_BLOCKED_ALL] = sc.blocked_points == "all"
-        p[P_TIE_ALL] = sc.tie == "all_lowest_score"
-        p[P_BANDS] = sc.bands or 0
-        p[P_BONUS] = sc.out_bonus
         p[P_TURNED] = op.lead == "turned_up"
         p[P_SKIP] = op.turned_up_doubles == "skip"
         p[P_FIRST] = FIRST_STARTERS[op.first_starter]
@@ -655,8 +589,8 @@ class JitLine(FastLine):
     ) -> Rounds:
         """Play one round from each deal (see ``FastLine.play``)."""
         g = deals.hands.shape[0]
-        n, ns = self.n, self.nsides
-        out = np.zeros((g, C_HV + n + 2 * ns), dtype=np.int64)
+        n = self.n
+        out = np.zeros((g, C_HV + n), dtype=np.int64)
         out[:, C_STARTER] = starter
         out[:, C_LEAD] = lead_tile
         out[:, C_LEAD_ANY] = lead_any
@@ -671,7 +605,8 @@ class JitLine(FastLine):
         p = self._params(kinds, lazy=isinstance(deals, LazyDeals))
         _play(hands, rest, self.tiles, self.masks, p, gen, numbers, out)
         redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
-        pts = C_HV + n
+        hv = out[:, C_HV:]
+        winners, points = self.score(out[:, C_END], out[:, C_OUT], hv)  # shared, numpy
         return Rounds(
             end=out[:, C_END],
             out_seat=out[:, C_OUT],
@@ -680,8 +615,8 @@ class JitLine(FastLine):
             draws=out[:, C_DRAWS],
             passes=out[:, C_PASSES],
             played=out[:, C_PLAYED],
-            hand_values=out[:, C_HV:pts],
-            points=out[:, pts : pts + ns],
-            winners=out[:, pts + ns : pts + 2 * ns] != 0,
+            hand_values=hv,
+            points=points,
+            winners=winners,
             redeals=redeals,
         )
