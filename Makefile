@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml setup.py scripts/sysdeps.sh $(COMPILED)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(PIP) install --upgrade pip
 	@$(PIP) install -e '.[test]'
-	@$(BIN)/python -m deckgen.rulecheck.warm
+	@$(BIN)/python -m deckgen.engine.backends.warm
 	@touch $(STAMP)
 
 sysdeps:

@@ -236,7 +236,7 @@ def main() -> None:
     # deckgen's batched engine (numpy, random bots; what `rules check` plays most rounds
     # with). It plays whole rounds under the same rules files and is proved equal to the
     # kernel round for round on shared decision streams (tests/engine/
-    # test_backends_equal.py), but it records no games: Engine.play_round above (the
+    # test_conformance.py), but it records no games: Engine.play_round above (the
     # kernel, through its lean back-end for random bots) is what the goals are judged on.
     from bench.bench_check import fast_rate
     from deckgen.rulespec import load_rules

@@ -1,15 +1,13 @@
-"""The compiled board engine against the numpy one and the kernel, in one run.
+"""The compiled board engine against the kernel, in one run.
 
 Anchor: the reference kernel (``Engine.play_round``, random bots), measured in the same
 run. For double-twelve (every double across, 91 tiles) at 2 and 4 players and All Fives
 (spinner, points during play) at 2 and 4, prints rounds per CPU second (process time,
 one core) of
 
-- the compiled engine (:class:`~deckgen.rulecheck.jit_board.JitBoard`): deal, starter
+- the compiled engine (:class:`~deckgen.engine.backends.jit_board.JitBoard`): deal, starter
   rule, play and results of batches of 12,500 rounds with random bots, compile time
   excluded (one warm-up batch first);
-- the numpy board engine (:class:`~deckgen.rulecheck.fastboard.FastBoard`), the fallback
-  without numba (it cannot score during play: not for All Fives);
 - the kernel;
 
 with the ratios to the kernel, and the goal of 300,000 rounds/s for double-twelve (issue
@@ -27,9 +25,9 @@ from collections.abc import Callable
 import numpy as np
 
 from deckgen.engine import Engine, make_bots
+from deckgen.engine.backends.jit import HAVE_JIT
+from deckgen.engine.backends.jit_board import JitBoard
 from deckgen.engine.tables import compile_tables
-from deckgen.rulecheck.fastboard import FastBoard
-from deckgen.rulecheck.jit import HAVE_JIT
 from deckgen.rulespec import load_rules
 
 CASES = (("double-twelve", 2), ("double-twelve", 4), ("all-fives", 2), ("all-fives", 4))
@@ -51,7 +49,7 @@ def _rate(step: Callable[[], int], seconds: float) -> float:
             return rounds / used
 
 
-def batch_rate(engine: FastBoard, seconds: float) -> float:
+def batch_rate(engine: JitBoard, seconds: float) -> float:
     """Rounds per CPU second of whole batches: deal, starter, play, results."""
     n = engine.n
     rng = np.random.default_rng(12)
@@ -86,22 +84,18 @@ def main() -> None:
     if not HAVE_JIT:
         print("numba is missing or switched off (DECKGEN_NO_JIT): no compiled engine to measure")
     print("rounds per CPU second, random bots (deal + play + results):")
-    print(f"  {'case':18s} {'compiled':>10s} {'numpy':>10s} {'kernel':>8s}  compiled/kernel")
+    print(f"  {'case':18s} {'compiled':>10s} {'kernel':>8s}  compiled/kernel")
     for rid, n in CASES:
         spec = load_rules(rid)
         tables = compile_tables(spec, n)
         kernel = kernel_rate(rid, n, seconds)
-        compiled = numpy = float("nan")
+        compiled = float("nan")
         if HAVE_JIT:
-            from deckgen.rulecheck.jit_board import JitBoard
-
             compiled = batch_rate(JitBoard(spec, tables), seconds)
-        if not tables.ends_multiple:  # the numpy engine does not score during play
-            numpy = batch_rate(FastBoard(spec, tables), seconds)
         verdict = ""
         if rid == "double-twelve":
             verdict = f"  goal {GOAL:,}: " + ("met" if compiled >= GOAL else "NOT met")
         print(
-            f"  {rid + f' ({n}p)':18s} {compiled:10,.0f} {numpy:10,.0f} {kernel:8,.0f}"
+            f"  {rid + f' ({n}p)':18s} {compiled:10,.0f} {kernel:8,.0f}"
             f"  {compiled / kernel:8.0f}x{verdict}"
         )

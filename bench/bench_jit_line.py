@@ -5,10 +5,10 @@ play + results (hand values, points, winners), for the rules check's line games:
 ``two-player`` (2), ``card-domino`` (2 and 4) and the two benchmark anchors
 (``bench/engine_openspiel.toml``, ``bench/engine_dominoes.toml``):
 
-- compiled: :class:`deckgen.rulecheck.jit_line.JitLine` (numba), batches of
+- compiled: :class:`deckgen.engine.backends.jit_line.JitLine` (numba), batches of
   ``BATCH`` rounds, warmed up first (the first call's time, compiling or loading the
   cached machine code, is printed apart);
-- numpy: :class:`deckgen.rulecheck.fastline.FastLine`, the same batches;
+- numpy: :class:`deckgen.engine.backends.numpy_line.FastLine`, the same batches;
 - kernel: :meth:`deckgen.engine.Engine.play_round`, one round at a time.
 
 The machine is shared: each engine runs in ``BENCH_SLICES`` slices (default 3)
@@ -92,10 +92,10 @@ def _slice(run: Callable[[], int], seconds: float) -> float:
 
 def main() -> None:
     sys.path.insert(0, str(REPO))
+    from deckgen.engine.backends.jit import HAVE_JIT
+    from deckgen.engine.backends.jit_line import JitLine
+    from deckgen.engine.backends.numpy_line import FastLine
     from deckgen.engine.tables import compile_tables
-    from deckgen.rulecheck.fastline import FastLine
-    from deckgen.rulecheck.jit import HAVE_JIT
-    from deckgen.rulecheck.jit_line import JitLine
     from deckgen.rulespec import load_rules
 
     seconds = float(os.environ.get("BENCH_SECONDS", "1.5"))

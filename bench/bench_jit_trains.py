@@ -2,7 +2,7 @@
 
 Anchor: the kernel's ``Engine.play_round`` (random bots), measured in the same run. For
 each game at 2, 4 and 8 players, prints rounds per CPU second (one core, process time)
-of the compiled engine (:mod:`deckgen.rulecheck.jit_trains`: deal, station double,
+of the compiled engine (:mod:`deckgen.engine.backends.jit_trains`: deal, station double,
 play, results; whole matches as the rules check plays them, compile time excluded by a
 warm-up) and of the kernel (every round number of a match in turn, so every station
 double), and the ratio. Without numba there is no compiled path (the check plays these
@@ -28,8 +28,8 @@ import time
 import numpy as np
 
 from deckgen.engine import Engine
+from deckgen.engine.backends.jit import HAVE_JIT
 from deckgen.engine.players import Player, RandomBot
-from deckgen.rulecheck.jit import HAVE_JIT
 from deckgen.rulespec import load_rules
 
 GAMES = ("mexican-train", "chicken-foot")
@@ -57,17 +57,18 @@ def kernel_rate(rules_id: str, players: int, seconds: float) -> float:
 
 def compiled_rate(rules_id: str, players: int, seconds: float) -> float:
     """Rounds per CPU second of the compiled engine playing whole matches."""
-    from deckgen.rulecheck.jit_trains import make_jit_trains
+    from deckgen.engine.backends.jit_trains import JitTrains
+    from deckgen.engine.tables import compile_tables
 
     spec = load_rules(rules_id)
-    engine = make_jit_trains(spec, players)
+    engine = JitTrains(spec, compile_tables(spec, players))
     kinds = ("random",) * players
     rng = np.random.default_rng(1)
-    engine.match_rounds(rng, 10, kinds)  # compiled (or loaded from the cache) here
+    engine.play_matches(rng, 10, kinds)  # compiled (or loaded from the cache) here
     rounds = 0
     start = time.process_time()
     while True:
-        r = engine.match_rounds(rng, 2000, kinds)
+        r = engine.play_matches(rng, 2000, kinds).rounds
         rounds += len(r.end)
         used = time.process_time() - start
         if used >= seconds:

@@ -9,6 +9,11 @@
 - ``rulespec`` never imports ``engine``;
 - ``rulecheck`` never imports ``deck``, ``prepress`` or ``booklet`` (it judges rules,
   it draws nothing);
+- ``engine`` never imports ``rulecheck`` (the check plays through the engine, never the
+  other way round);
+- nothing outside ``engine/backends/`` implements play: no other module compiles with
+  numba, defines an engine's methods, or reaches an engine but through the registry and
+  its protocol;
 - nothing imports ``cli``;
 - no import cycle, of any length, between deckgen's modules.
 
@@ -29,7 +34,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "deckgen"
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "deckgen.tiles": ("deckgen",),
-    "deckgen.engine": ("deckgen.deck", "deckgen.booklet", "deckgen.cli"),
+    "deckgen.engine": ("deckgen.deck", "deckgen.booklet", "deckgen.rulecheck", "deckgen.cli"),
     "deckgen.deck": (
         "deckgen.engine",
         "deckgen.booklet",
@@ -88,6 +93,50 @@ def test_no_forbidden_import(path: Path) -> None:
     if module == "deckgen.tiles":
         bad = sorted(_imports(path))
     assert not bad, f"{module} must not import {bad} (design.md: arrows that must never exist)"
+
+
+BACKENDS = "deckgen.engine.backends"
+INTERFACE = {f"{BACKENDS}.{m}" for m in ("registry", "protocol", "rounds", "matches", "arrays")}
+"""What the rest of deckgen may import of the fast engines: the registry, the protocol
+and the shapes they take and give."""
+ENGINE_METHODS = {"replay", "play_matches", "play_rounds", "first_rule", "hands_of"}
+"""Methods that only an engine's class defines (the protocol's and the batch engines')."""
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+def test_nothing_outside_the_backends_implements_play(path: Path) -> None:
+    module = _module_name(path)
+    if module.startswith(BACKENDS + ".") or module == BACKENDS:
+        return
+    imports = _imports(path) | _edges(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    outside = sorted(
+        name
+        for name in imports
+        if name.startswith(BACKENDS + ".")
+        and name not in INTERFACE
+        and not any(name.startswith(i + ".") for i in INTERFACE)
+        and not (module == "deckgen.engine.core" and name == f"{BACKENDS}.lean")
+    )
+    assert not outside, (
+        f"{module} reaches the fast engines {outside}: go through "
+        f"{BACKENDS}.registry and its protocol"
+    )
+    numba = [
+        n.names[0].name if isinstance(n, ast.Import) else n.module
+        for n in ast.walk(tree)
+        if (isinstance(n, ast.Import | ast.ImportFrom) and any(a.name == "numba" for a in n.names))
+        or (isinstance(n, ast.ImportFrom) and n.module == "numba")
+    ]
+    assert not numba, f"{module} compiles with numba: a fast engine lives in {BACKENDS}"
+    defined = sorted(
+        f.name
+        for c in ast.walk(tree)
+        if isinstance(c, ast.ClassDef)
+        for f in c.body
+        if isinstance(f, ast.FunctionDef) and f.name in ENGINE_METHODS
+    )
+    assert not defined, f"{module} defines {defined}: an engine's methods live in {BACKENDS}"
 
 
 MODULE_NAMES = {_module_name(path): path for path in MODULES}

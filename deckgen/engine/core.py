@@ -9,7 +9,7 @@ gives one); :meth:`Engine.play_round` is the short loop that asks each seat for 
 
 Rounds where every seat is a plain random bot on a line, not recorded and not checked,
 go to the lean back-end (:mod:`deckgen.engine.backends.lean`), which makes exactly the
-kernel's random draws and choices (``tests/engine/test_backends_equal.py``).
+kernel's random draws and choices (``tests/engine/test_conformance.py``).
 """
 
 from __future__ import annotations

@@ -15,36 +15,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from deckgen.engine.backends.rounds import REPORTED, clause_bit
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.stats import Mean, mean_of
 from deckgen.rulecheck.tally import PlayTally
 from deckgen.rulespec import RuleSpec
 
 if TYPE_CHECKING:
-    from deckgen.rulecheck.arrays import Flags, Floats, Ints
-    from deckgen.rulecheck.fastline import Rounds
+    from deckgen.engine.backends.arrays import Flags, Floats, Ints
+    from deckgen.engine.backends.rounds import Rounds
 
 END_OUT, END_BLOCKED, END_RESERVE = 0, 1, 2
-"""The fast path's end codes (``fastline.END_CODES`` order)."""
-
-
-REPORTED = (
-    "play.satisfy_double",
-    "play.chicken_foot",
-    "play.doubles",
-    "play.play_drawn",
-    "play.draw_limit",
-    "score.ends",
-    "score.rounding",
-)
-"""Clauses no round array tells, which the compiled engines report per round in
-``Rounds.clauses`` (bit ``k`` for ``REPORTED[k]``): the trains engine the ``play.*``
-ones, the board engine the ``score.*`` ones."""
-
-
-def clause_bit(cid: str) -> int:
-    """The bit of a :data:`REPORTED` clause in ``Rounds.clauses``."""
-    return 1 << REPORTED.index(cid)
+"""The fast path's end codes (``rounds.END_CODES`` order)."""
 
 
 def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
@@ -78,12 +60,10 @@ def fast_clauses(spec: RuleSpec) -> tuple[str, ...]:
     return tuple(out)
 
 
-def clause_masks(
-    spec: RuleSpec, players: int, rounds: Rounds, first: Flags
-) -> dict[str, Flags]:
+def clause_masks(spec: RuleSpec, players: int, rounds: Rounds, first: Flags) -> dict[str, Flags]:
     """Per clause of :func:`fast_clauses`, which rounds of a fast batch decided it, as
     the reference engine counts it (``first``: the rounds that open their match;
-    ``tests/engine/test_backends_equal*.py`` hold every mask to the kernel's clauses
+    ``tests/engine/test_conformance.py`` holds every mask to the kernel's clauses
     round for round)."""
     import numpy as np
 
@@ -129,7 +109,7 @@ def clause_masks(
 
 class MatchBatch(Protocol):
     """What :func:`count_batch` reads of a batch of whole matches (the fast path's
-    :class:`~deckgen.rulecheck.fastmatch.Matches`, which imports this module)."""
+    :class:`~deckgen.engine.backends.matches.Matches`)."""
 
     @property
     def rounds(self) -> Rounds: ...

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deckgen.engine.backends.registry import unsupported
+from deckgen.engine.tables import compile_tables
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.check import CheckOptions
-from deckgen.rulecheck.fastline import unsupported
 from deckgen.rulecheck.files import check_to_folder
 from deckgen.rulespec import list_rules
 
@@ -33,7 +34,7 @@ def check_bundled(folder: Path, *, reporter: Reporter | None = None) -> list[Pat
     for spec in list_rules():
         if spec.id == MAIN_RULES:
             opts = CheckOptions(rounds=MAIN_ROUNDS, seed=SEED)
-        elif unsupported(spec, ("random",), spec.player_counts[0]) is not None:
+        elif unsupported(spec, compile_tables(spec, spec.player_counts[0]), ("random",)):
             # only the kernel plays it (without numba: Mexican Train, Chicken Foot,
             # All Fives): the judge's rounds
             opts = CheckOptions(

@@ -22,18 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckgen.engine import make_bots
+from deckgen.engine.backends.matches import block_for
+from deckgen.engine.backends.registry import choose, unsupported
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
-from deckgen.rulecheck.chunks import ChunkTask, run_chunk
+from deckgen.rulecheck.chunks import ChunkTask, remember, run_chunk, tables_for
 from deckgen.rulecheck.decisions import DecisionCount
-from deckgen.rulecheck.fastline import unsupported
-from deckgen.rulecheck.fastmatch import (
-    JIT_MIN_ROUNDS,
-    FastTask,
-    block_for,
-    numpy_line,
-    run_fast_chunk,
-)
+from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
 from deckgen.rulecheck.feasibility import feasibility
 from deckgen.rulecheck.tally import (
     DEFAULT_SECONDS_PER_TURN,
@@ -175,6 +170,8 @@ class _Plan:
     why_not_fast: str | None
     ref_budget: int
     inv_budget: int
+    engine: str = ""
+    """The fast engine that plays the run (its registry name), when one does."""
     pilot: int = 1
     """Matches in the pilot chunk (chunk 0), fixed when the plan is made."""
     sized: bool = False
@@ -298,15 +295,17 @@ def run_check(
     workers = opts.workers or os.cpu_count() or 1
     started = time.perf_counter()
     plans: list[_Plan] = []
+    remember(spec)  # validated once: the workers (forked) and chunks take it as it is
     for n in counts:
         for lineup in opts.bots:
             bots = parse_lineup(lineup, n)
-            why = unsupported(spec, bots, n) if opts.fast else "the fast path was switched off"
             base = ChunkTask(
                 spec.raw, str(spec.path) if spec.path else None, spec.sha256, n, bots,
                 opts.seed + 7919 * len(plans), 0, 0, False, opts.seconds_per_turn,
                 opts.setup_seconds,
             )  # fmt: skip
+            tables = tables_for(base)  # compiled once, here, before the workers fork
+            why = unsupported(spec, tables, bots) if opts.fast else "the fast path was switched off"
             budget = opts.rounds
             if why is None:
                 sample = opts.judge_rounds or min(opts.rounds, judge_default(opts.rounds))
@@ -324,8 +323,11 @@ def run_check(
         import numpy.random  # noqa: F401  (once here, not once per forked worker)
 
     fast_rounds = opts.rounds * sum(1 for p in plans if p.why_not_fast is None)
-    # numba's start (about half a second in every worker) pays off only for large runs
-    compiled = not numpy_line(spec) or fast_rounds / max(1, workers) >= JIT_MIN_ROUNDS
+    for plan in plans:  # numba's start (about 0.5 s per worker) pays off for large runs only
+        if plan.why_not_fast is None:
+            chosen = choose(spec, tables_for(plan.base), plan.bots, fast_rounds // max(1, workers))
+            assert chosen is not None
+            plan.engine = chosen.name
     m = spec.params.match
     fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
     with _executor(workers) as pool:
@@ -339,7 +341,7 @@ def run_check(
                 plan.fast_size = max(1, FAST_CHUNK_ROUNDS // per_match)
                 for i, first in enumerate(range(0, matches, plan.fast_size)):
                     count = min(plan.fast_size, matches - first)
-                    plan.fast_tasks.append(FastTask(plan.base, i, count, compiled))
+                    plan.fast_tasks.append(FastTask(plan.base, i, count, plan.engine))
         _submit_fast(pool, plans, pending)  # a fixed length needs no sizing: no worker waits
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
@@ -366,7 +368,7 @@ def run_check(
                 chunks = math.ceil(opts.rounds / chunk_rounds)
                 block = block_for(plan.est_rounds)
                 plan.fast_tasks = [
-                    FastTask(plan.base, i, plan.fast_size, compiled, block, chunk_rounds)
+                    FastTask(plan.base, i, plan.fast_size, plan.engine, block, chunk_rounds)
                     for i in range(chunks)
                 ]
                 _submit_fast(pool, [plan], pending)
@@ -394,7 +396,9 @@ def run_check(
                 if enough is not None or _stalled(plan.fast_done, nxt, extra):
                     break
                 last = plan.fast_tasks[-1]
-                task = FastTask(plan.base, nxt, plan.fast_size, compiled, last.block, last.rounds)
+                task = FastTask(
+                    plan.base, nxt, plan.fast_size, plan.engine, last.block, last.rounds
+                )
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from deckgen.engine import Engine, InvariantError, make_bots, play_match
 from deckgen.engine.players import Player
+from deckgen.engine.tables import Tables
 from deckgen.rulecheck.decisions import Counting, DecisionCount, count_match
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.tally import Failure, PlayTally
@@ -48,6 +49,15 @@ class ChunkTask:
 
 
 _SPECS: dict[str, RuleSpec] = {}
+"""The rules files this process knows, by their SHA-256: loaded and validated once (the
+check puts its own in before the workers fork, so they validate nothing again)."""
+_ENGINES: dict[tuple[str, int, bool], Engine] = {}
+"""The reference engines of this process, each made (its tables compiled) once."""
+
+
+def remember(spec: RuleSpec) -> None:
+    """Know ``spec`` by its SHA-256, so that a chunk of it need not validate it again."""
+    _SPECS[spec.sha256] = spec
 
 
 def _spec(task: ChunkTask) -> RuleSpec:
@@ -58,10 +68,26 @@ def _spec(task: ChunkTask) -> RuleSpec:
     return spec
 
 
+def engine_for(task: ChunkTask, check_invariants: bool = False) -> Engine:
+    """The reference engine for the task's rules file and player count, made once per
+    process."""
+    key = (task.sha256, task.players, check_invariants)
+    engine = _ENGINES.get(key)
+    if engine is None:
+        engine = Engine(_spec(task), task.players, check_invariants=check_invariants)
+        _ENGINES[key] = engine
+    return engine
+
+
+def tables_for(task: ChunkTask) -> Tables:
+    """The task's compiled tables, compiled once per process (the reference engine's)."""
+    return engine_for(task).t
+
+
 def run_chunk(task: ChunkTask) -> PlayTally:
     """Play the task's matches with the reference engine and count them."""
     spec = _spec(task)
-    engine = Engine(spec, task.players, check_invariants=task.check_invariants)
+    engine = engine_for(task, task.check_invariants)
     side_of = engine.t.side_of
     tally = PlayTally(
         task.players,

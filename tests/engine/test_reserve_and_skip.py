@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from deckgen.engine import END_RESERVE, Engine, make_bots
-from deckgen.rulecheck.fastline import put_back_doubles
+from deckgen.engine.backends.rounds import put_back_doubles
 from deckgen.rulespec import load_rules
 
 

@@ -13,18 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from deckgen.engine.backends.matches import Matches, block_for
+from deckgen.engine.backends.protocol import BatchEngine
+from deckgen.engine.backends.registry import ENGINES, make, unsupported
 from deckgen.engine.core import Engine
 from deckgen.engine.match import match_over
+from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck.chunks import ChunkTask
-from deckgen.rulecheck.fastline import FastLine, unsupported
-from deckgen.rulecheck.fastmatch import (
-    FastTask,
-    Matches,
-    block_for,
-    make_fast,
-    play_matches,
-    run_fast_chunk,
-)
+from deckgen.rulecheck.fastmatch import FastTask, run_fast_chunk
 from deckgen.rulespec import RuleSpec, load_rules
 
 # (rules, players): next-seat starters (partnership), the first rule every round
@@ -47,13 +43,15 @@ def _rules(rid: str) -> RuleSpec:
     return load_rules(rid)
 
 
-def _engines(spec: RuleSpec, players: int) -> list[tuple[str, FastLine]]:
-    """Every fast engine that plays the file here: numpy's, and the compiled one."""
-    found: dict[str, FastLine] = {}
-    for compiled in (False, True):
-        engine = make_fast(spec, players, compiled=compiled)
-        found.setdefault(type(engine).__name__, engine)
-    return list(found.items())
+def _engines(spec: RuleSpec, players: int) -> list[tuple[str, BatchEngine]]:
+    """Every batch engine that plays the file here."""
+    t = compile_tables(spec, players)
+    kinds = ("random",) * players
+    return [
+        (b.name, make(spec, t, b.name))
+        for b in ENGINES
+        if b.batch and b.supports(spec, t, kinds) is None
+    ]
 
 
 def _replay(spec: RuleSpec, players: int, ms: Matches, where: str) -> None:
@@ -96,11 +94,11 @@ def test_a_block_keeps_each_match_up_to_the_round_it_ended_in(
     m = spec.params.match
     assert m.end == "target" or m.tie == "play_on"  # matches of varying length
     kinds = ("random",) * players
-    why = unsupported(spec, kinds, players)
+    why = unsupported(spec, compile_tables(spec, players), kinds)
     if why:
         pytest.skip(why)
     for name, line in _engines(spec, players):
-        ms = play_matches(line, np.random.default_rng(block), 150, kinds, block)
+        ms = line.play_matches(np.random.default_rng(block), 150, kinds, block)
         assert sorted(set(ms.match_of.tolist())) == list(range(150))
         _replay(spec, players, ms, f"{rid} {players}p, {name}, block {block}")
 
@@ -109,10 +107,10 @@ def test_blocks_play_the_game_that_round_by_round_plays() -> None:
     """Mean match length and seat 0's match wins, one round at a time against five:
     within 4.5 standard errors (fixed seeds, so this cannot flake)."""
     spec = load_rules("partnership")
-    line = make_fast(spec, 4, compiled=False)
+    line = make(spec, compile_tables(spec, 4), "numpy line")
     kinds = ("random",) * 4
-    one = play_matches(line, np.random.default_rng(1), 3000, kinds, 1)
-    five = play_matches(line, np.random.default_rng(2), 3000, kinds, 5)
+    one = line.play_matches(np.random.default_rng(1), 3000, kinds, 1)
+    five = line.play_matches(np.random.default_rng(2), 3000, kinds, 5)
     for label, fig in (
         ("rounds a match", lambda ms: np.bincount(ms.match_of).astype(float)),
         ("side 0 wins the match", lambda ms: ms.winners[:, 0].astype(float)),
@@ -133,7 +131,7 @@ def test_a_block_is_about_a_quarter_of_a_match() -> None:
 def test_a_chunk_of_rounds_tops_up_with_whole_matches() -> None:
     spec = load_rules("partnership")
     base = ChunkTask(spec.raw, None, spec.sha256, 4, ("random",), 5, 0, 0, False, 10.0, 60.0)
-    task = FastTask(base, 3, 10, compiled=False, block=4, rounds=4000)  # 10 is far too few
+    task = FastTask(base, 3, 10, "numpy line", block=4, rounds=4000)  # 10 is far too few
     parts = run_fast_chunk(task)
     rounds = sum(p.rounds for p in parts)
     matches = sum(p.matches for p in parts)

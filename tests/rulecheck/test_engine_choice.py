@@ -1,49 +1,68 @@
-"""Which fast engine a check plays: the compiled one where numba pays for its start,
-numpy's for small runs of a line game (numba's start costs about half a second per
-process, numpy starts at once), the compiled one always where numpy has no fast engine."""
+"""Which fast engine a check plays: the registry's first engine that plays the file,
+numpy's line engine for small runs of a line game (numba's start costs about half a
+second per process, numpy starts at once), the compiled ones where numba pays for its
+start or numpy has no engine; and the reason when no engine plays it."""
 
 from __future__ import annotations
 
 import pytest
 
+from deckgen.engine.backends.jit import HAVE_JIT
+from deckgen.engine.backends.registry import ENGINES, JIT_MIN_ROUNDS, choose, unsupported
+from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck import fastmatch
 from deckgen.rulecheck.check import CheckOptions, run_check
-from deckgen.rulecheck.fastline import FastLine
-from deckgen.rulecheck.fastmatch import JIT_MIN_ROUNDS, make_fast, numpy_line
-from deckgen.rulecheck.jit import HAVE_JIT
 from deckgen.rulespec import load_rules
 
 needs_jit = pytest.mark.skipif(not HAVE_JIT, reason="numba is not installed")
 
 
+def _chosen(rid: str, n: int, rounds: int, bots: tuple[str, ...] = ("random",)) -> str | None:
+    spec = load_rules(rid)
+    b = choose(spec, compile_tables(spec, n), bots * n if len(bots) == 1 else bots, rounds)
+    return b.name if b else None
+
+
 def test_numpy_plays_small_lines_only() -> None:
-    assert numpy_line(load_rules("two-player"))
-    assert numpy_line(load_rules("card-domino"))
-    assert not numpy_line(load_rules("double-twelve"))  # crossed doubles
-    assert not numpy_line(load_rules("all-fives"))  # points during play
-    assert not numpy_line(load_rules("mexican-train"))
-    assert numpy_line(load_rules("partnership"))  # to a target: a few rounds at a time
+    assert _chosen("two-player", 2, 1000) == "numpy line"
+    assert _chosen("card-domino", 3, 1000) == "numpy line"
+    assert _chosen("partnership", 4, 1000) == "numpy line"  # to a target: a few at a time
+    twelve = _chosen("double-twelve", 3, 1000)  # crossed doubles
+    assert twelve == ("compiled board" if HAVE_JIT else None)  # without numba: the kernel
+    assert _chosen("all-fives", 2, 1000) == ("compiled board" if HAVE_JIT else None)
 
 
 @needs_jit
-def test_make_fast_follows_the_choice() -> None:
-    from deckgen.rulecheck.jit_board import JitBoard
-    from deckgen.rulecheck.jit_line import JitLine
+def test_the_compiled_engines_take_large_runs_and_what_numpy_cannot_play() -> None:
+    assert _chosen("two-player", 2, JIT_MIN_ROUNDS) == "compiled line"
+    assert _chosen("two-player", 2, JIT_MIN_ROUNDS - 1) == "numpy line"
+    assert _chosen("mexican-train", 4, 10) == "compiled trains"
+    assert _chosen("chicken-foot", 3, 10) == "compiled trains"
+    assert _chosen("all-fives", 4, 10 * JIT_MIN_ROUNDS) == "compiled board"
 
-    two = load_rules("two-player")
-    assert type(make_fast(two, 2)) is JitLine
-    assert type(make_fast(two, 2, compiled=False)) is FastLine
-    twelve = load_rules("double-twelve")  # numpy's board engine is 40x slower: compiled
-    assert type(make_fast(twelve, 3, compiled=False)) is JitBoard
+
+def test_no_engine_plays_smart_bots_and_says_why() -> None:
+    spec = load_rules("two-player")
+    t = compile_tables(spec, 2)
+    assert choose(spec, t, ("smart", "random")) is None
+    assert unsupported(spec, t, ("smart", "random")) == "the bot 'smart' has no fast version"
+    for b in ENGINES:
+        assert b.supports(spec, t, ("smart", "random")) is not None, b.name
+
+
+def test_the_round_winner_rule_keeps_a_file_on_the_kernel() -> None:
+    spec = load_rules("block-classic").with_changes({"opening.later_starter": "round_winner"})
+    t = compile_tables(spec, 3)
+    assert unsupported(spec, t, ("random",) * 3) == "later rounds start with the previous winner"
 
 
 @needs_jit
 def test_the_check_takes_numpy_for_a_small_run_and_compiled_for_a_large_one() -> None:
     spec = load_rules("two-player")
-    fastmatch._LINES.clear()
+    fastmatch._ENGINES.clear()
     run_check(spec, CheckOptions(rounds=5000, workers=1, judge_rounds=200))
-    assert {key[2] for key in fastmatch._LINES} == {False}
-    fastmatch._LINES.clear()
+    assert {key[2] for key in fastmatch._ENGINES} == {"numpy line"}
+    fastmatch._ENGINES.clear()
     big = JIT_MIN_ROUNDS  # one worker: every fast round is this process's
     run_check(spec, CheckOptions(rounds=big, workers=1, judge_rounds=200))
-    assert {key[2] for key in fastmatch._LINES} == {True}
+    assert {key[2] for key in fastmatch._ENGINES} == {"compiled line"}

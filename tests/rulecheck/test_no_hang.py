@@ -88,11 +88,11 @@ def test_every_engine_keeps_the_deal_after_100_redeals() -> None:
     each keeps the one after the 100th redeal in a row, as the kernel does."""
     import numpy as np
 
+    from deckgen.engine.backends.jit_board import JitBoard
+    from deckgen.engine.backends.jit_line import JitLine
+    from deckgen.engine.backends.numpy_line import FastLine
     from deckgen.engine.setup import MAX_REDEALS
     from deckgen.engine.tables import compile_tables
-    from deckgen.rulecheck.fastline import FastLine
-    from deckgen.rulecheck.jit_board import JitBoard
-    from deckgen.rulecheck.jit_line import JitLine
     from deckgen.rulespec import RuleSpec
 
     base = load_rules("partnership")

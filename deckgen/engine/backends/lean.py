@@ -5,7 +5,7 @@ laid, every seat a plain random bot, nothing recorded and no invariant checks. T
 the compiled tables, the deal's ``random.Random`` and one ``random`` method per seat;
 gives the :class:`~deckgen.engine.results.RoundResult` the kernel
 (:class:`~deckgen.engine.state.RoundState`) gives for the same deal and the same
-random numbers: ``tests/engine/test_backends_equal.py`` proves it round for round.
+random numbers: ``tests/engine/test_conformance.py`` proves it round for round.
 
 - the legal tiles are ``a = hand & suit[e0]`` and ``b = hand & suit[e1]`` (``b`` empty
   when both ends show the same number, so one placement counts once): the kernel's

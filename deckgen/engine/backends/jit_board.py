@@ -1,16 +1,15 @@
-"""The compiled fast path for the board games: spinner, every double crosswise (and the
-line, for sets too large for :class:`~deckgen.rulecheck.fastline.FastLine`'s masks),
-scoring during play included.
+"""The compiled engine for the board games: spinner, every double crosswise (and the
+line, for sets too large for the line engines, or with points rounded), scoring during
+play included.
 
-Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`~deckgen.rulecheck.fastline.unsupported` accepts and the seats' bots (``random``
-or ``greedy``); gives :class:`~deckgen.rulecheck.fastline.Rounds` exactly as
-:class:`~deckgen.rulecheck.fastboard.FastBoard` does, from the same calls (``deal``,
+Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that the
+registry (:mod:`deckgen.engine.backends.registry`) gives it and the seats' bots
+(``random`` or ``greedy``); gives :class:`~deckgen.engine.backends.rounds.Rounds` from the
+calls of :class:`~deckgen.engine.backends.numpy_line.FastLine` (``deal``,
 ``first_rule``, ``play``). The deal, the starter rule and the play run as machine code
-(:func:`deckgen.rulecheck.jit.njit`), one round after another, with the decision numbers
-drawn inside the compiled code from the numpy generator; without numba the same source
-runs as Python (far too slow for the check: there :mod:`deckgen.rulecheck.fastmatch`
-takes :class:`FastBoard` instead).
+(:func:`deckgen.engine.backends.jit.njit`), one round after another, with the decision
+numbers drawn inside the compiled code from the numpy generator; without numba the same
+source runs as Python (far too slow for the check: there the kernel plays).
 
 It follows the kernel (:class:`~deckgen.engine.state.RoundState`) step for step: the
 layout's open ends in the kernel's end order (:mod:`deckgen.engine.layouts`: a double
@@ -22,8 +21,8 @@ the drawn tile, and a pass when the rules let a player keep it), ``random`` pick
 the reserve, passing and the block as :mod:`deckgen.engine.turn` says; the count of the
 open ends after every tile laid and its points (:mod:`deckgen.engine.endcount`,
 ``score.ends``) for the side that laid it. Given the kernel's deals and one stream of
-decision numbers per round (:class:`~deckgen.rulecheck.fastline.RoundStreams`) it gives
-the kernel's round results exactly (``tests/engine/test_backends_equal_jit_board.py``).
+decision numbers per round (:class:`~deckgen.engine.backends.rounds.RoundStreams`) it gives
+the kernel's round results exactly (``tests/engine/test_conformance.py``).
 The round's end is scored by :meth:`FastLine.score`, rounded (``score.rounding``), and the
 points scored during play are added, as :mod:`deckgen.engine.finish` does.
 """
@@ -36,12 +35,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from deckgen.engine.backends.arrays import Hands
+from deckgen.engine.backends.deal import deal_order
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.numpy_line import FastLine
+from deckgen.engine.backends.protocol import Replay
+from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
 from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
-from deckgen.rulecheck.batchcount import clause_bit
-from deckgen.rulecheck.fastboard import FastBoard
-from deckgen.rulecheck.fastline import Deals, Rounds, RoundStreams, put_back_doubles
-from deckgen.rulecheck.jit import njit
 from deckgen.rulespec import RuleSpec
 
 I64 = NDArray[np.int64]
@@ -95,9 +96,6 @@ O_HANDS = 6
 # ---------------------------------------------------------------- the start columns
 S_STARTER, S_LEAD, S_TURNED = 0, 1, 2
 
-MAX_REDEALS = 100
-"""As the engine: after this many redeals in a row the deal is kept."""
-
 
 # ================================================================ compiled code
 @njit
@@ -120,39 +118,13 @@ def deal_rounds(
     n = cfg[C_N]
     nt = cfg[C_T]
     h = cfg[C_HAND]
-    k_doubles = cfg[C_REDEAL_K]
-    need = cfg[C_NEED]
-    need_tile = cfg[C_NEED_TILE]
-    dbl = tab[T_DOUBLE]
     dealt = n * h
-    shuffled = min(dealt, nt - 1) if cfg[C_LAZY] == 1 else nt - 1
+    count = min(dealt, nt - 1) if cfg[C_LAZY] == 1 else nt - 1
+    is_double = tab[T_DOUBLE].copy()
+    rules = np.array([n, h, cfg[C_REDEAL_K], cfg[C_NEED], cfg[C_NEED_TILE]])
     perm = np.arange(nt)
     for g in range(hands.shape[0]):
-        tries = 0
-        while True:
-            for q in range(shuffled):  # Fisher-Yates
-                j = q + int(rng.random() * (nt - q))
-                x = perm[q]
-                perm[q] = perm[j]
-                perm[j] = x
-            bad = False
-            if k_doubles > 0:
-                for s in range(n):
-                    c = 0
-                    for q in range(s * h, (s + 1) * h):
-                        c += dbl[perm[q]]
-                    if c >= k_doubles:
-                        bad = True
-            if need > 0 and first_rule[g] and not bad:
-                found = False
-                for q in range(dealt):
-                    if (need == 1 and dbl[perm[q]] == 1) or (need == 2 and perm[q] == need_tile):
-                        found = True
-                bad = not found
-            if not bad or tries >= MAX_REDEALS:
-                break
-            tries += 1
-        redeals[g] = tries
+        redeals[g] = deal_order(rng, perm, count, 1, rules, is_double, first_rule[g])
         for s in range(n):
             for q in range(h):
                 hands[g, s, q] = perm[s * h + q]
@@ -562,13 +534,32 @@ class LazyDeals(Deals):
     the order they were drawn). Saves shuffling the tiles nobody draws."""
 
 
-class JitBoard(FastBoard):
-    """Plays batches of rounds of one rules file and player count as machine code."""
+class JitBoard(FastLine):
+    """Plays batches of rounds of one rules file and player count as machine code.
+
+    Deals, starters and play are compiled; the end of a round is scored by
+    :meth:`FastLine.score` (numpy, over the whole batch), as the line engine scores.
+    """
 
     def __init__(self, spec: RuleSpec, t: Tables) -> None:
-        super().__init__(spec, t)
-        n = self.n
+        self.spec = spec
+        self.t = t
+        n = self.n = t.players
+        self.ntiles = len(t.tiles)
+        self.is_double = np.array(t.is_double, dtype=bool)
+        self.values = spec.dset.max_pip + 1
+        self.nsides = len(t.sides)
+        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
+        for k, side in enumerate(t.sides):
+            self.side_matrix[list(side), k] = 1
+        self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
+        self.opening = p.opening
+        self.scoring = p.scoring
+        self.double_index = list(t.double_index)
+        self.heavy_order = sorted(
+            range(self.ntiles), key=lambda i: (t.lo[i] + t.hi[i], t.hi[i]), reverse=True
+        )
         op = p.opening
         cfg = np.zeros(C_SEATS + 2 * n, dtype=np.int64)
         cfg[C_N] = n
@@ -616,12 +607,12 @@ class JitBoard(FastBoard):
         deal_rounds(rng, cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
         return LazyDeals(hands, rest, redeals) if lazy else Deals(hands, rest, redeals)
 
+    def hands_of(self, given: Replay) -> Hands:
+        """The kernel's dealt hands as deck indices (rounds, players, hand size)."""
+        return np.array([d.hands for d in given.deals], dtype=np.int64)
+
     def indices(self, hands: np.ndarray) -> I64:
-        """Hands as deck indices (rounds, players, hand size), from this engine's deals
-        or from :class:`FastBoard`'s boolean ones (rounds, players, tiles)."""
-        if hands.dtype == np.bool_:
-            g = hands.shape[0]
-            return np.nonzero(hands)[2].reshape(g, self.n, -1).astype(np.int64)
+        """Hands as deck indices (rounds, players, hand size)."""
         return np.ascontiguousarray(hands, dtype=np.int64)
 
     def first_rule(self, hands: np.ndarray, lead_any: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -1,16 +1,16 @@
 """The one switch for the compiled fast paths: numba's ``njit``, or plain Python.
 
-The rules check's compiled engines (``deckgen.rulecheck.jit_*``) are written once, in
+The compiled engines (``deckgen.engine.backends.jit_*``) are written once, in
 the subset of Python that numba compiles, and decorated with :func:`njit` from here.
 When numba is installed and not switched off, they run as machine code (compiled on
 first use, cached on disk beside their source); otherwise ``HAVE_JIT`` is False and the
-check falls back to the numpy batch engines (:mod:`deckgen.rulecheck.fastline`,
-:mod:`deckgen.rulecheck.fastboard`) or the kernel. Both paths are proved equal to the
-kernel round for round (``tests/engine/test_backends_equal*.py``).
+check falls back to the numpy line engine (:mod:`deckgen.engine.backends.numpy_line`)
+or the kernel. Both paths are proved equal to the
+kernel round for round (``tests/engine/test_conformance.py``).
 
 ``DECKGEN_NO_JIT=1`` switches the compiled paths off (to measure or test the fallback).
 
-``python -m deckgen.rulecheck.warm`` compiles every engine into numba's cache (the
+``python -m deckgen.engine.backends.warm`` compiles every engine into numba's cache (the
 install does it, so a new user's first check is as fast as the second).
 """
 

@@ -21,7 +21,7 @@ Flags: TypeAlias = NDArray[np.bool_]
 Hands: TypeAlias = Masks | Flags | NDArray[np.int64]
 """Dealt hands: (rounds, players) bitmasks on the line path, (rounds, players, tiles)
 booleans on the any-board path, (rounds, players, hand size) deck indices on the
-compiled board path (:mod:`deckgen.rulecheck.jit_board`)."""
+compiled board path (:mod:`deckgen.engine.backends.jit_board`)."""
 
 Ints: TypeAlias = NDArray[np.int64]
 """Counts, seats, tile indices, end values and points."""

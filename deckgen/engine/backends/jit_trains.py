@@ -2,12 +2,12 @@
 Chicken Foot (``chicken_foot``).
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`deckgen.rulecheck.trains_scope.unsupported` accepts; gives the outcome of every round as
-:class:`~deckgen.rulecheck.fastline.Rounds`, and whole matches
-(:meth:`JitTrains.match_rounds`) for :mod:`deckgen.rulecheck.fastmatch`. One compiled
+the registry accepts (:mod:`deckgen.engine.backends.registry`); gives the outcome of every
+round as :class:`~deckgen.engine.backends.rounds.Rounds`, and whole matches
+(:meth:`JitTrains.play_matches`). One compiled
 function, :func:`play_batch`, deals, sets out the round's station double, plays the
 round with random and greedy bots and scores it, one round after the other, all inside
-numba (:mod:`deckgen.rulecheck.jit`); without numba it runs as plain Python (slow, but
+numba (:mod:`deckgen.engine.backends.jit`); without numba it runs as plain Python (slow, but
 the same source, so the tests prove it too).
 
 It follows the kernel (:class:`~deckgen.engine.state.RoundState` with
@@ -32,24 +32,27 @@ step for step:
 - scoring ``penalty`` (every side loses its own pips, ``out_bonus`` to the side out).
 
 Given the kernel's deals and one array of decision numbers per round, it gives the
-kernel's round results exactly (``tests/engine/test_backends_equal_jit_trains.py``);
+kernel's round results exactly (``tests/engine/test_conformance.py``);
 in the rules check it deals and decides from one numpy generator inside the compiled code.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from deckgen.engine.tables import Tables, compile_tables
-from deckgen.rulecheck.batchcount import clause_bit
-from deckgen.rulecheck.fastline import Rounds
-from deckgen.rulecheck.jit import njit
-from deckgen.rulecheck.trains_scope import SHAPES
+from deckgen.engine.backends.deal import kth, lowest, popcount, shuffle_front
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.rounds import Rounds, clause_bit
+from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
+
+if TYPE_CHECKING:
+    from deckgen.engine.backends.matches import Matches
+    from deckgen.engine.backends.protocol import Replay
 
 MAX_ENDS = 256
 CENTRE_ARMS = 6
@@ -109,30 +112,6 @@ class Out(NamedTuple):
 
 
 @njit
-def _popcount(x: np.uint64) -> int:
-    """Set bits of ``x`` (LLVM compiles this loop to one ``popcnt``)."""
-    c = 0
-    while x:
-        x &= x - np.uint64(1)
-        c += 1
-    return c
-
-
-@njit
-def _low(x: np.uint64) -> int:
-    """Index of the lowest set bit of ``x`` (not 0): the bits below it, counted."""
-    return _popcount((x & (~x + np.uint64(1))) - np.uint64(1))
-
-
-@njit
-def _kth(x: np.uint64, k: int) -> int:
-    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
-    for _ in range(k):
-        x = x & (x - np.uint64(1))
-    return _low(x)
-
-
-@njit
 def _deal(
     cfg: NDArray[np.int64],
     bits: NDArray[np.uint64],
@@ -142,44 +121,27 @@ def _deal(
     stk: NDArray[np.int64],
     lazy: bool,
 ) -> int:
-    """Deal as :func:`deckgen.engine.setup.deal_tiles` does; return the stock size
+    """Deal as :func:`deckgen.engine.setup.deal_tiles` does, by the shared compiled
+    deal (:func:`~deckgen.engine.backends.deal.shuffle_front`); return the stock size
     (``stk`` in draw order; unshuffled when ``lazy``). Arrays, not :class:`Rules`:
     every array passed costs a reference count."""
     n = cfg[C_N]
     nt = cfg[C_T]
-    h = cfg[C_HAND]
+    dealt = n * cfg[C_HAND]
     for i in range(nt):
         pool[i] = i
-    m = nt
+    shuffle_front(rng, pool, min(dealt, nt - 1) if lazy else nt - 1, 1)
     for s in range(n):
         w0 = np.uint64(0)
         w1 = np.uint64(0)
-        if m == h:
-            for j in range(m):
-                i = pool[j]
-                w0 |= bits[i, 0]
-                w1 |= bits[i, 1]
-            m = 0
-        k = h if h < m else m
-        for size in range(m, m - k, -1):
-            j = int(rng.random() * size)
-            i = pool[j]
-            w0 |= bits[i, 0]
-            w1 |= bits[i, 1]
-            pool[j] = pool[size - 1]
-        m -= k
+        for q in range(s * cfg[C_HAND], (s + 1) * cfg[C_HAND]):
+            w0 |= bits[pool[q], 0]
+            w1 |= bits[pool[q], 1]
         hands[s, 0] = w0
         hands[s, 1] = w1
-    if lazy:  # the stock stays unshuffled: each draw picks from it (_take)
-        for q in range(m):
-            stk[q] = pool[q]
-        return int(m)
-    for q in range(m):
-        size = m - q
-        j = int(rng.random() * size)
-        stk[q] = pool[j]
-        pool[j] = pool[size - 1]
-    return int(m)
+    for q in range(dealt, nt):
+        stk[q - dealt] = pool[q]
+    return int(nt - dealt)
 
 
 @njit
@@ -338,7 +300,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 else:
                     y = np.uint64(opened | (1 << seat))
                     while y:
-                        allowed[na] = _low(y)
+                        allowed[na] = lowest(y)
                         na += 1
                         y &= y - np.uint64(1)
                     allowed[na] = n
@@ -427,7 +389,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             # ------------------------------------------------------------ the decision
             total = 0
             for a in range(na):
-                c = _popcount(mk[a, 0]) + _popcount(mk[a, 1])
+                c = popcount(mk[a, 0]) + popcount(mk[a, 1])
                 cnt[a] = c
                 total += c
             if greedy[seat]:
@@ -439,13 +401,13 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                         continue
                     x = mk[a, 0]
                     while x:
-                        i = _low(x)
+                        i = lowest(x)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
                     x = mk[a, 1]
                     while x:
-                        i = 64 + _low(x)
+                        i = 64 + lowest(x)
                         if tiles[i, 2] > best_v:
                             best, best_v, best_e = i, tiles[i, 2], allowed[a]
                         x &= x - np.uint64(1)
@@ -468,11 +430,11 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     a += 1
                 e = allowed[a]
                 x = mk[a, 0]
-                c0 = _popcount(x)
+                c0 = popcount(x)
                 if j < c0:  # noqa: SIM108 (numba types one branch at a time)
-                    tile = _kth(x, j)
+                    tile = kth(x, j)
                 else:
-                    tile = 64 + _kth(mk[a, 1], j - c0)
+                    tile = 64 + kth(mk[a, 1], j - c0)
             # ------------------------------------------------------------ the tile is laid
             hands[seat, 0] ^= bits[tile, 0]
             hands[seat, 1] ^= bits[tile, 1]
@@ -535,11 +497,11 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             hv = 0
             x = hands[s, 0]
             while x:
-                hv += tiles[_low(x), 2]
+                hv += tiles[lowest(x), 2]
                 x &= x - np.uint64(1)
             x = hands[s, 1]
             while x:
-                hv += tiles[64 + _low(x), 2]
+                hv += tiles[64 + lowest(x), 2]
                 x &= x - np.uint64(1)
             hvs[gi, s] = hv
             points[gi, side_of[s]] -= hv
@@ -578,7 +540,7 @@ class JitTrains:
         cfg[C_T] = nt
         cfg[C_V] = nv
         cfg[C_HAND] = t.hand_size
-        cfg[C_SHAPE] = SHAPES.index(t.shape)
+        cfg[C_SHAPE] = ("trains", "chicken_foot").index(t.shape)
         cfg[C_RESERVE] = t.reserve
         cfg[C_LIMIT] = t.draw_limit
         cfg[C_DRAW] = int(t.draw != "none")
@@ -648,19 +610,34 @@ class JitTrains:
             np.zeros((0, 1), dtype=np.float64),
         )
 
-    def match_rounds(self, rng: Any, matches: int, kinds: tuple[str, ...]) -> Rounds:
+    def replay(self, given: Replay, kinds: tuple[str, ...], fn: Any = None) -> Rounds:
+        """The kernel's rounds again: its deals (before the station double is set out),
+        round numbers, starters and decision numbers (``fn``: :func:`play_batch` or its
+        Python source)."""
+        g = len(given.deals)
+        hands = np.zeros((g, self.n, 2), dtype=np.uint64)
+        for k, d in enumerate(given.deals):
+            for s, hand in enumerate(d.hands):
+                for i in hand:
+                    hands[k, s, i >> 6] |= np.uint64(1 << (i & 63))
+        rest = given.rest(len(self.t.tiles) + 1, fill=-1)
+        rno = np.asarray(given.round_no, dtype=np.int64)
+        starter = np.asarray(given.starter, dtype=np.int64)
+        numbers = np.ascontiguousarray(given.numbers, dtype=np.float64)
+        dealt = Given(rno, starter, hands, rest, numbers)
+        return self.play_rounds(dealt, kinds, np.random.default_rng(0), fn)
+
+    def play_matches(
+        self, rng: Any, matches: int, kinds: tuple[str, ...], block: int = 1
+    ) -> Matches:
         """Every round of ``matches`` matches of the file's fixed number of rounds, in one
         compiled call (match-major order), as the kernel's
         :func:`~deckgen.engine.match.play_match` plays them: round ``k`` has the
         ``k``-th station double, the first starter is seat 0 and later ones follow
-        ``later_starter``. :func:`deckgen.rulecheck.fastmatch.play_matches` adds who
-        won each match."""
+        ``later_starter``."""
+        from deckgen.engine.backends.matches import fixed_matches
+
         per = self.spec.params.match.rounds or 1
         rno = np.tile(np.arange(per, dtype=np.int64), matches)
         starter = rno % self.n if self._base.cfg[C_LATER] else np.zeros_like(rno)
-        return self.play_rounds(self.dealt(rno + 1, starter), kinds, rng)
-
-
-def make_jit_trains(spec: RuleSpec, players: int) -> JitTrains:
-    """The compiled player for a train or chicken-foot rules file."""
-    return JitTrains(spec, compile_tables(spec, players))
+        return fixed_matches(self.play_rounds(self.dealt(rno + 1, starter), kinds, rng), matches)

@@ -1,9 +1,16 @@
-"""The fast path: many rounds of a line-board rules file played at once with numpy.
+"""The numpy line engine: many rounds of a line-board rules file played at once.
+
+It stays for two uses: a small rules check of a line game (it starts at once, where
+numba's start costs about half a second in every worker process: the registry takes it
+below :data:`~deckgen.engine.backends.registry.JIT_MIN_ROUNDS` rounds per worker), and
+line games where numba is missing (a Python that numba does not support yet, or
+``DECKGEN_NO_JIT=1``). Its numpy scoring (:meth:`FastLine.score`) is also the compiled
+board engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
-:func:`unsupported` accepts, with a line board and at most 64 tiles (other boards:
-:mod:`deckgen.rulecheck.fastboard`), deals as arrays, and the seats' bots (``random`` or
-``greedy``); gives the outcome of every round as arrays (:class:`Rounds`). Every
+the registry gives it, with a line board and at most 64 tiles, deals as arrays, and the
+seats' bots (``random`` or ``greedy``); gives the outcome of every round as arrays
+(:class:`Rounds`). Every
 round of a batch takes one step per turn in lock-step, so the Python loop runs once per
 turn for thousands of rounds.
 
@@ -12,16 +19,22 @@ same deal layout, the same opening, drawing, passing, round end and scoring rule
 same move order; ``random`` picks ``moves[floor(u * len(moves))]`` as the kernel's
 random bots do. Given the kernel's deals and one stream of decision numbers per round
 (:class:`RoundStreams`), it gives the kernel's round results exactly
-(``tests/engine/test_backends_equal.py``); the rules check feeds it numbers straight
+(``tests/engine/test_conformance.py``); the rules check feeds it numbers straight
 from a numpy generator. The kernel stays the judge of invariants, clause coverage and
 gaps; this path only counts.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from deckgen.engine.backends.rounds import (
+    Deals,
+    Rounds,
+    RoundStreams,
+    decision_numbers,
+    put_back_doubles,
+)
 from deckgen.engine.setup import MAX_REDEALS
 from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
@@ -31,161 +44,47 @@ from deckgen.tiles import Tile
 if TYPE_CHECKING:
     import numpy as np
 
-    from deckgen.rulecheck.arrays import Flags, Floats, Hands, Ints, Masks, MaskType
-
-END_CODES = ("out", "blocked", "reserve")
-"""``Rounds.end`` holds indices into this tuple."""
-FAST_BOTS = ("random", "greedy")
-
-
-def unsupported(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
-    """Why the fast path cannot play this rules file with these bots (None: it can)."""
-    p = spec.params
-    if p.opening.lead == "turned_up" and p.opening.turned_up_doubles == "skip":
-        stock = len(spec.dset) - players * spec.hand_size(players)
-        if stock <= spec.dset.max_pip + 1:
-            return "the stock may hold no tile that can be turned up"
-    if p.opening.later_starter == "round_winner":
-        return "later rounds start with the previous winner"
-    if p.board.shape in ("trains", "chicken_foot"):  # only compiled (jit_trains)
-        from deckgen.rulecheck.trains_scope import unsupported as trains_unsupported
-
-        return trains_unsupported(spec, bots, players)
-    if p.scoring.ends_multiple is not None or p.scoring.round_to is not None:
-        from deckgen.rulecheck.jit import HAVE_JIT  # the compiled board engine does both
-
-        if not HAVE_JIT and p.scoring.ends_multiple is not None:
-            return "points are scored during play (the kernel counts the open ends)"
-        if not HAVE_JIT:
-            return "round points are rounded (the kernel rounds them)"
-    for b in bots:
-        if b not in FAST_BOTS:
-            return f"the bot '{b}' has no fast version"
-    return None
-
-
-def put_back_doubles(rest: Ints, is_double: Flags, rng: np.random.Generator) -> Ints:
-    """Each stock (a row, draw order) with its turned-up doubles put back, as the engine.
-
-    While a row's top tile is a double, it goes back at a uniformly random place below
-    the top, and the next tile comes up (``lead.skip_double``). The fast path is only
-    offered where every stock holds a non-double (see :func:`unsupported`).
-    """
-    import numpy as np
-
-    rest = rest.copy()
-    m = rest.shape[1]
-    col = np.arange(m)[None, :]
-    assert (~is_double[rest]).any(axis=1).all(), "no tile may be turned up"
-    while True:
-        rows = np.nonzero(is_double[rest[:, 0]])[0]
-        if not len(rows):
-            return rest
-        j = 1 + (rng.random(len(rows)) * (m - 1)).astype(np.int64)[:, None]
-        src = np.where(col < j, col + 1, np.where(col == j, 0, col))
-        rest[rows] = np.take_along_axis(rest[rows], src, axis=1)
-
-
-class RoundStreams:
-    """One stream of numbers in [0, 1) per round: the k-th random decision of round
-    ``g`` uses ``numbers[g, k]``, as the kernel's random bots do when they share one
-    generator per round. Deals must come as the kernel recorded them (a skipped double
-    already put back)."""
-
-    def __init__(self, numbers: Floats) -> None:
-        import numpy as np
-
-        self.numbers = numbers
-        self.k = np.zeros(numbers.shape[0], dtype=np.int64)
-
-    def random(self, rows: Ints) -> Floats:
-        """The next number of each round in ``rows`` (not yet used up)."""
-        out: Floats = self.numbers[rows, self.k[rows]]
-        return out
-
-    def used(self, rows: Ints) -> None:
-        """Rounds ``rows`` made a random decision with their number."""
-        self.k[rows] += 1
-
-
-class _Generator:
-    """Numbers straight from a numpy generator (the rules check's batches)."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-
-    def random(self, rows: Ints) -> Floats:
-        out: Floats = self.rng.random(len(rows))
-        return out
-
-    def used(self, rows: Ints) -> None:
-        pass
-
-
-def decision_numbers(rng: np.random.Generator | RoundStreams) -> RoundStreams | _Generator:
-    """``rng`` as a source of decision numbers: a :class:`RoundStreams` as it is, or a
-    numpy generator."""
-    return rng if isinstance(rng, RoundStreams) else _Generator(rng)
-
-
-@dataclass
-class Deals:
-    """Deals as arrays: ``hands`` (rounds, players) bitmasks and ``rest`` (rounds, k)
-    deck indices in draw order (the first drawn first), as the engine deals them."""
-
-    hands: Hands
-    rest: Ints
-    redeals: Ints | None = None
-    """How often each deal was redone under the redeal rules (None: never)."""
-
-
-@dataclass
-class Rounds:
-    """The outcome of each round of a batch (arrays, one entry per round)."""
-
-    end: Ints
-    out_seat: Ints
-    starter: Ints
-    turns: Ints
-    draws: Ints
-    passes: Ints
-    played: Ints
-    hand_values: Ints
-    """(rounds, players)"""
-    points: Ints
-    """(rounds, sides)"""
-    winners: Flags
-    """(rounds, sides) booleans"""
-    redeals: Ints
-    clauses: Ints | None = None
-    """Bit ``k`` set: the round decided the clause ``batchcount.REPORTED[k]``, which no
-    other array tells (the compiled trains and board engines report them; None: the
-    engine reports none)."""
-
-    @staticmethod
-    def concat(parts: list[Rounds]) -> Rounds:
-        """One batch from several, in order."""
-        import numpy as np
-
-        names = [k for k in Rounds.__dataclass_fields__ if k != "clauses"]
-        out = Rounds(**{k: np.concatenate([getattr(r, k) for r in parts]) for k in names})
-        if any(r.clauses is not None for r in parts):
-            out.clauses = np.concatenate(
-                [np.zeros(len(r.end), dtype=np.int64) if r.clauses is None else r.clauses
-                 for r in parts]
-            )  # fmt: skip
-        return out
-
-    def take(self, rows: Ints | Flags) -> Rounds:
-        """The rounds ``rows`` picks (indices or a boolean mask), in that order."""
-        names = [k for k in Rounds.__dataclass_fields__ if k != "clauses"]
-        out = Rounds(**{k: getattr(self, k)[rows] for k in names})
-        out.clauses = self.clauses[rows] if self.clauses is not None else None
-        return out
+    from deckgen.engine.backends.arrays import Flags, Hands, Ints, Masks, MaskType
+    from deckgen.engine.backends.matches import Matches
+    from deckgen.engine.backends.protocol import Replay
 
 
 class FastLine:
     """Plays batches of rounds of one rules file and player count."""
+
+    def hands_of(self, given: Replay) -> Hands:
+        """The kernel's dealt hands in this engine's layout: (rounds, players) masks."""
+        import numpy as np
+
+        out = np.zeros((len(given.deals), self.n), dtype=self.dtype)
+        for g, d in enumerate(given.deals):
+            for s, h in enumerate(d.hands):
+                out[g, s] = sum(1 << i for i in h)
+        return out
+
+    def replay(self, given: Replay, kinds: tuple[str, ...]) -> Rounds:
+        """Play the kernel's rounds again (see
+        :class:`~deckgen.engine.backends.protocol.FastEngine`): its deals, the first
+        round's starter by the rule, a later round's as the kernel's, its numbers."""
+        hands = self.hands_of(given)
+        op = self.spec.params.opening
+        later = given.round_no > 1
+        lead_any = later & (op.later_lead == "any")
+        starter, lead = self.first_rule(hands, lead_any=False)
+        if op.later_starter in ("next_seat", "round_winner"):
+            starter[later] = given.starter[later]
+            lead[later] = -1
+        lead[lead_any] = -1
+        deals = Deals(hands, given.rest())
+        return self.play(deals, starter, lead, lead_any, kinds, RoundStreams(given.numbers))
+
+    def play_matches(
+        self, rng: np.random.Generator, matches: int, kinds: tuple[str, ...], block: int = 1
+    ) -> Matches:
+        """Whole matches (:func:`deckgen.engine.backends.matches.play_matches`)."""
+        from deckgen.engine.backends.matches import play_matches
+
+        return play_matches(self, rng, matches, kinds, block)
 
     def __init__(self, spec: RuleSpec, t: Tables) -> None:
         import numpy as np

@@ -1,22 +1,23 @@
 """The compiled fast path for line games: deal, starter and play of whole batches.
 
-Takes a rules file with a ``line`` board that :func:`supports` accepts (any number of
+Takes a rules file with a ``line`` board that the registry accepts (any number of
 tiles: hands are two 64-bit words, so double-twelve on a line fits too), the seats'
 bots (``random`` or ``greedy``) and a numpy generator; gives the outcome of every round
-as :class:`~deckgen.rulecheck.fastline.Rounds`, as :class:`~deckgen.rulecheck.fastline.FastLine`
-does, with the same interface (``deal``, ``first_rule``, ``play``), so
-:func:`~deckgen.rulecheck.fastmatch.make_fast` plays line games with it when
-:data:`~deckgen.rulecheck.jit.HAVE_JIT`.
+as :class:`~deckgen.engine.backends.rounds.Rounds`, as
+:class:`~deckgen.engine.backends.numpy_line.FastLine` does, with the same interface
+(``deal``, ``first_rule``, ``play``), so the registry
+(:mod:`deckgen.engine.backends.registry`) plays line games with it when
+:data:`~deckgen.engine.backends.jit.HAVE_JIT`.
 
 Each round is played to its end in one compiled loop (one round after the other, not
 in lock-step): the same rules as the kernel (:class:`~deckgen.engine.state.RoundState`)
-and the same contract as ``fastline``'s docstring: the kernel's move order (the tiles
+and the same contract as the numpy line engine's: the kernel's move order (the tiles
 that fit end 0, lowest deck index first, then those that fit end 1 when it shows
 another number), a random bot picks ``moves[floor(u * len(moves))]`` with one number
 ``u`` per decision (a forced lead too; one more move, "keep the drawn tile and pass",
 when ``turn.play_drawn = "may"``), greedy lays the heaviest tile (end 0 first, lowest
 index on ties). To prove the engine equal to the kernel, the numbers come from one
-array per round (:class:`~deckgen.rulecheck.fastline.RoundStreams`, the k-th decision
+array per round (:class:`~deckgen.engine.backends.rounds.RoundStreams`, the k-th decision
 uses the k-th number) with the kernel's deals; the rules check's own batches take them
 from the numpy generator inside the compiled code, several choices from one number
 (:data:`RECYCLE`), so their figures equal the numpy engine's statistically, not number
@@ -26,7 +27,7 @@ The deal is drawn inside the compiled code too: the kernel's partial Fisher-Yate
 (``floor(u * size)`` per tile placed), dealt again while the redeal rules say so; the
 stock of these deals (:class:`LazyDeals`) is shuffled one draw at a time during play
 (:data:`P_LAZY`). Written in the subset of Python that numba compiles;
-:func:`~deckgen.rulecheck.jit.python_source` runs the same source as plain Python (slow;
+:func:`~deckgen.engine.backends.jit.python_source` runs the same source as plain Python (slow;
 the tests use it on a few rounds).
 """
 
@@ -36,17 +37,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from deckgen.engine.setup import MAX_REDEALS
+from deckgen.engine.backends.deal import LOW53, RECYCLE, TWO53, deal_order, popcount
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.numpy_line import FastLine
+from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams
 from deckgen.engine.state import MAX_TURNS
-from deckgen.engine.tables import Tables, compile_tables
-from deckgen.rulecheck.fastline import Deals, FastLine, Rounds, RoundStreams, unsupported
-from deckgen.rulecheck.jit import njit
+from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from deckgen.rulecheck.arrays import Hands
+    from deckgen.engine.backends.arrays import Hands
+    from deckgen.engine.backends.protocol import Replay
 
 # ---------------------------------------------------------------- parameter layout
 # P (int64 vector): the rules as numbers
@@ -74,53 +77,19 @@ T_LO, T_HI, T_VALUE, T_DOUBLE, T_DOUBLE_INDEX, T_HEAVY = 0, 1, 2, 3, 4, 5
 # out columns (int64, one row per round); C_STARTER .. C_LEAD_ANY are inputs
 C_STARTER, C_LEAD, C_LEAD_ANY, C_END, C_OUT, C_TURNS, C_DRAWS, C_PASSES, C_PLAYED = range(9)
 C_HV = 9
-"""then hand values (players), points (sides), winners (sides, 0/1)."""
+"""then hand values (players); the points and winners are :meth:`FastLine.score`'s (numpy,
+over the whole batch, the scoring every line and board engine shares)."""
 
-RECYCLE = 1 << 16
-"""Several choices come from one random number ``u`` in [0, 1) while the product of
-their sizes stays within this: with ``r = u * 2**53`` (an integer), a choice among
-``size`` is ``j = (r * size) >> 53`` (exactly ``floor(u * size)``) and what is left,
-``(r * size) mod 2**53``, is the next ``r``. Each choice then rests on at least 2**37
-equally likely values, so its bias is below 2**-30. Only where the numbers come from a
-generator (the kernel's per-decision numbers are used one each)."""
-TWO53 = float(1 << 53)
-LOW53 = (1 << 53) - 1
 
-METHODS = {"penalty": 0, "winner_takes": 1, "lowest_takes_differences": 2}
 FIRST_STARTERS = {"seat": 0, "highest_double": 1, "required_double": 2}
-
-
-def plays(t: Tables) -> bool:
-    """Whether the compiled line engine plays rounds of ``t`` (the rules file's other
-    limits, bots included, are :func:`~deckgen.rulecheck.fastline.unsupported`'s)."""
-    return t.shape == "line" and t.players <= MAX_SEATS and len(t.tiles) <= 128
-
-
-def supports(spec: RuleSpec, bots: tuple[str, ...], players: int) -> str | None:
-    """Why the compiled line engine cannot play this file (None: it can)."""
-    if not plays(compile_tables(spec, players)):
-        return f"not a line layout of at most 128 tiles and {MAX_SEATS} players"
-    if spec.params.scoring.round_to is not None:
-        return "round points are rounded (the compiled board engine rounds them)"
-    return unsupported(spec, bots, players)
 
 
 # ---------------------------------------------------------------- bit helpers
 @njit
-def _popcount(x: np.uint64) -> int:
-    """Set bits of a 64-bit word (a loop LLVM turns into one instruction)."""
-    c = 0
-    while x != np.uint64(0):
-        x = x & (x - np.uint64(1))
-        c += 1
-    return c
-
-
-@njit
 def _kth(m0: np.uint64, m1: np.uint64, k: int) -> int:
     """Deck index of the ``k``-th lowest set bit (from 0) of the two-word mask."""
     one = np.uint64(1)
-    c0 = _popcount(m0)
+    c0 = popcount(m0)
     w = 1 if k >= c0 else 0  # selects, not branches
     m = m1 if w else m0
     k -= c0 * w
@@ -128,7 +97,7 @@ def _kth(m0: np.uint64, m1: np.uint64, k: int) -> int:
     for _ in range(k):
         m = m & (m - one)
     low = m ^ (m & (m - one))
-    return base + _popcount(low - one)
+    return base + popcount(low - one)
 
 
 @njit
@@ -150,119 +119,39 @@ def _flip(h: NDArray[np.uint64], i: int) -> None:
 
 # ---------------------------------------------------------------- deal
 @njit
-def _deal_one(
-    rng: Any, p: NDArray[np.int64], pool: NDArray[np.int64], hands: NDArray[np.uint64],
-    rest: NDArray[np.int64], g: int,
+def _deal(
+    rng: Any, p: NDArray[np.int64], tiles: NDArray[np.int64], first: NDArray[np.bool_],
+    hands: NDArray[np.uint64], rest: NDArray[np.int64], redeals: NDArray[np.int64],
 ) -> None:  # fmt: skip
-    """One shuffled deal into ``hands[g]`` (players, 2) and ``rest[g]`` (draw order);
-    ``pool`` is scratch space of one entry per tile.
-
-    The kernel's partial Fisher-Yates (``j = floor(u * size)`` per tile placed), with
-    several choices made from one number (see :data:`RECYCLE`).
-    """
+    """Deals for every row of ``hands`` (rounds, players, 2) by the shared compiled deal
+    (:func:`~deckgen.engine.backends.deal.deal_order`), dealt again while the rules say
+    so (``first`` marks the rounds whose starter the first-round rule picks); the stock
+    (``rest``) is shuffled only with ``P_LAZY`` off."""
     n = p[P_N]
-    ntiles = p[P_TILES]
+    nt = p[P_TILES]
     h = p[P_HAND]
+    dealt = n * h
+    count = nt - 1 if p[P_STOCK] and not p[P_LAZY] else min(dealt, nt - 1)
+    need = p[P_FIRST] if p[P_NO_DOUBLE_REDEAL] else 0
+    rules = np.array([n, h, p[P_REDEAL], need, tiles[p[P_REQUIRED], T_DOUBLE_INDEX]])
+    is_double = tiles[:, T_DOUBLE].copy()
+    perm = np.arange(nt)
     one = np.uint64(1)
-    for i in range(ntiles):
-        pool[i] = i
-    m = ntiles
-    r = 0
-    budget = RECYCLE
-    for s in range(n):
-        x0 = np.uint64(0)
-        x1 = np.uint64(0)
-        k = h if h < m else m
-        if m == h:
-            k = 0
-            for j in range(m):
-                i = pool[j]
+    for g in range(hands.shape[0]):
+        redeals[g] = deal_order(rng, perm, count, RECYCLE, rules, is_double, first[g])
+        for s in range(n):
+            x0 = np.uint64(0)
+            x1 = np.uint64(0)
+            for q in range(s * h, (s + 1) * h):
+                i = perm[q]
                 if i < 64:
                     x0 |= one << np.uint64(i)
                 else:
                     x1 |= one << np.uint64(i - 64)
-            m = 0
-        for size in range(m, m - k, -1):
-            if budget * size > RECYCLE:
-                r = int(rng.random() * TWO53)
-                budget = 1
-            x = r * size
-            j = x >> 53
-            r = x & LOW53
-            budget *= size
-            i = pool[j]
-            if i < 64:
-                x0 |= one << np.uint64(i)
-            else:
-                x1 |= one << np.uint64(i - 64)
-            pool[j] = pool[size - 1]
-        m -= k
-        hands[g, s, 0] = x0
-        hands[g, s, 1] = x1
-    if p[P_STOCK] and not p[P_LAZY]:
-        for q in range(m):
-            size = m - q
-            j = 0
-            if size > 1:
-                if budget * size > RECYCLE:
-                    r = int(rng.random() * TWO53)
-                    budget = 1
-                x = r * size
-                j = x >> 53
-                r = x & LOW53
-                budget *= size
-            rest[g, q] = pool[j]
-            pool[j] = pool[size - 1]
-    else:
-        for q in range(m):
-            rest[g, q] = pool[q]
-
-
-@njit
-def _redo(
-    p: NDArray[np.int64], tiles: NDArray[np.int64], masks: NDArray[np.uint64],
-    hands: NDArray[np.uint64], g: int, first: bool,
-) -> bool:  # fmt: skip
-    """Whether the rules deal ``hands[g]`` again."""
-    n = p[P_N]
-    k = p[P_REDEAL]
-    dm0 = masks[p[P_VALUES], 0]
-    dm1 = masks[p[P_VALUES], 1]
-    if k:
-        for s in range(n):
-            if _popcount(hands[g, s, 0] & dm0) + _popcount(hands[g, s, 1] & dm1) >= k:
-                return True
-    if p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0 and first:
-        d0 = np.uint64(0)
-        d1 = np.uint64(0)
-        for s in range(n):
-            d0 |= hands[g, s, 0]
-            d1 |= hands[g, s, 1]
-        if p[P_FIRST] == 1:
-            return bool((d0 & dm0) == np.uint64(0) and (d1 & dm1) == np.uint64(0))
-        dealt = np.zeros(2, dtype=np.uint64)
-        dealt[0] = d0
-        dealt[1] = d1
-        return not _has(dealt, tiles[p[P_REQUIRED], T_DOUBLE_INDEX])
-    return False
-
-
-@njit
-def _deal(
-    rng: Any, p: NDArray[np.int64], tiles: NDArray[np.int64], masks: NDArray[np.uint64],
-    first: NDArray[np.bool_], hands: NDArray[np.uint64], rest: NDArray[np.int64],
-    redeals: NDArray[np.int64],
-) -> None:  # fmt: skip
-    """Deals for every row of ``hands`` (rounds, players, 2), dealt again while the rules
-    say so (``first`` marks the rounds whose starter the first-round rule picks)."""
-    pool = np.zeros(p[P_TILES], dtype=np.int64)
-    rules = p[P_REDEAL] or (p[P_NO_DOUBLE_REDEAL] and p[P_FIRST] != 0)
-    for g in range(hands.shape[0]):
-        _deal_one(rng, p, pool, hands, rest, g)
-        # as the engine: after MAX_REDEALS redeals in a row the deal stands
-        while rules and redeals[g] < MAX_REDEALS and _redo(p, tiles, masks, hands, g, first[g]):
-            redeals[g] += 1
-            _deal_one(rng, p, pool, hands, rest, g)
+            hands[g, s, 0] = x0
+            hands[g, s, 1] = x1
+        for q in range(dealt, nt):
+            rest[g, q - dealt] = perm[q]
 
 
 # ---------------------------------------------------------------- starter
@@ -323,74 +212,13 @@ def _greedy(tiles: NDArray[np.int64], a: NDArray[np.uint64], b: NDArray[np.uint6
             x = m[w]
             while x != np.uint64(0):
                 low = x ^ (x & (x - np.uint64(1)))
-                i = w * 64 + _popcount(low - np.uint64(1))
+                i = w * 64 + popcount(low - np.uint64(1))
                 x = x ^ low
                 v = tiles[i, T_VALUE]
                 if v > bestv:
                     bestv = v
                     best = i * 2 + e
     return best
-
-
-@njit
-def _score(p: NDArray[np.int64], out: NDArray[np.int64], g: int, sv: NDArray[np.int64]) -> None:
-    """Points and winners of a finished round (row ``g`` of ``out``), as the
-    engine scores (``FastLine.score``); ``sv`` is scratch space of one entry per side."""
-    n = p[P_N]
-    ns = p[P_SIDES]
-    pts = C_HV + n
-    win = pts + ns
-    for k in range(ns):
-        sv[k] = 0
-    for s in range(n):
-        sv[p[P_SIDE_OF + s]] += out[g, C_HV + s]
-    total = 0
-    for k in range(ns):
-        total += sv[k]
-        out[g, pts + k] = 0
-        out[g, win + k] = 0
-    bands = p[P_BANDS]
-    method = p[P_METHOD]
-    if out[g, C_END] == 0:
-        o = out[g, C_OUT]
-        w = p[P_SIDE_OF + o]
-        out[g, win + w] = 1
-        if method == 0:
-            for k in range(ns):
-                out[g, pts + k] = -sv[k]
-            out[g, pts + w] += p[P_BONUS]
-            return
-        if method == 1:
-            raw = total - out[g, C_HV + o] if p[P_OUT_ALL] else total - sv[w]
-            out[g, pts + w] = raw // bands + 1 if bands else raw
-        else:
-            out[g, pts + w] = total - ns * sv[w]
-        return
-    if method == 0:
-        for k in range(ns):
-            out[g, pts + k] = -sv[k]
-        return
-    low = sv[0]
-    for k in range(ns):
-        low = min(low, sv[k])
-    nlow = 0
-    lows_sum = 0
-    for k in range(ns):
-        if sv[k] == low:
-            nlow += 1
-            lows_sum += sv[k]
-    if nlow > 1 and not p[P_TIE_ALL]:
-        return
-    if method == 1:
-        raw = total if p[P_BLOCKED_ALL] else total - lows_sum
-        if bands:
-            raw = raw // bands + 1
-    else:
-        raw = total - ns * low
-    for k in range(ns):
-        if sv[k] == low:
-            out[g, win + k] = 1
-            out[g, pts + k] = raw
 
 
 @njit
@@ -427,7 +255,6 @@ def _play(
     h1 = np.zeros(n, dtype=np.uint64)
     pair = np.zeros(2, dtype=np.uint64)
     nob = np.zeros(2, dtype=np.uint64)
-    sv = np.zeros(p[P_SIDES], dtype=np.int64)
     for g in range(hands.shape[0]):
         for s in range(n):
             h0[s] = hands[g, s, 0]
@@ -470,7 +297,7 @@ def _play(
             x0 = h0[seat]
             x1 = h1[seat]
             if rnd[seat]:
-                cnt = _popcount(x0) + _popcount(x1)
+                cnt = popcount(x0) + popcount(x1)
                 if stream:
                     u = numbers[g, used]
                     used += 1
@@ -568,8 +395,8 @@ def _play(
                 seat = seat + 1 if seat + 1 < n else 0
                 continue
             if rnd[seat]:
-                na = _popcount(a0) + _popcount(a1)
-                nb = _popcount(b0) + _popcount(b1)
+                na = popcount(a0) + popcount(a1)
+                nb = popcount(b0) + popcount(b1)
                 total = na + nb
                 if may and drew > 0:
                     total += 1
@@ -631,10 +458,9 @@ def _play(
                 x = h0[s] if w == 0 else h1[s]
                 while x != zero:
                     low = x ^ (x & (x - one))
-                    v += value[w * 64 + _popcount(low - one)]
+                    v += value[w * 64 + popcount(low - one)]
                     x = x ^ low
             out[g, C_HV + s] = v
-        _score(p, out, g, sv)
 
 
 # ---------------------------------------------------------------- the engine
@@ -659,7 +485,7 @@ class LazyDeals(Deals):
 class JitLine(FastLine):
     """Plays batches of rounds of one line rules file and player count, compiled.
 
-    The interface of :class:`~deckgen.rulecheck.fastline.FastLine` (``deal``,
+    The interface of :class:`~deckgen.engine.backends.numpy_line.FastLine` (``deal``,
     ``first_rule``, ``play``, ``n``, ``nsides``, ``side_of``, ``spec``); deals hold
     hands as (rounds, players, 2) 64-bit words.
     """
@@ -671,8 +497,11 @@ class JitLine(FastLine):
         self.ntiles = len(t.tiles)
         self.nsides = len(t.sides)
         self.side_of = np.array(t.side_of, dtype=np.int64)
+        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
+        for k, side in enumerate(t.sides):
+            self.side_matrix[list(side), k] = 1
         op = spec.params.opening
-        sc = spec.params.scoring
+        self.scoring = spec.params.scoring
         nv = len(t.double_index)
         p = np.zeros(P_SIZE, dtype=np.int64)
         p[P_N] = n
@@ -685,12 +514,6 @@ class JitLine(FastLine):
         p[P_LIMIT] = t.draw_limit
         p[P_MUST] = t.must_play_drawn
         p[P_SIDES] = self.nsides
-        p[P_METHOD] = METHODS[sc.method]
-        p[P_OUT_ALL] = sc.out_points == "all"
-        p[P_BLOCKED_ALL] = sc.blocked_points == "all"
-        p[P_TIE_ALL] = sc.tie == "all_lowest_score"
-        p[P_BANDS] = sc.bands or 0
-        p[P_BONUS] = sc.out_bonus
         p[P_TURNED] = op.lead == "turned_up"
         p[P_SKIP] = op.turned_up_doubles == "skip"
         p[P_FIRST] = FIRST_STARTERS[op.first_starter]
@@ -719,6 +542,15 @@ class JitLine(FastLine):
         self.dtype: Any = np.uint64
         """One-word hands (rounds, players) are taken too, where the deck fits in 64 bits."""
 
+    def hands_of(self, given: Replay) -> Hands:
+        """The kernel's dealt hands as (rounds, players, 2) 64-bit words."""
+        out = np.zeros((len(given.deals), self.n, 2), dtype=np.uint64)
+        for g, d in enumerate(given.deals):
+            for s, h in enumerate(d.hands):
+                mask = sum(1 << i for i in h)
+                out[g, s] = (mask & 0xFFFFFFFFFFFFFFFF, mask >> 64)
+        return out
+
     def _params(self, kinds: tuple[str, ...], lazy: bool) -> NDArray[np.int64]:
         p = self.params.copy()
         for s, k in enumerate(kinds):
@@ -733,7 +565,7 @@ class JitLine(FastLine):
         redeals = np.zeros(count, dtype=np.int64)
         first = np.ones(count, dtype=np.bool_) if first_rule is None else first_rule
         p = self._params((), lazy=True)
-        _deal(rng, p, self.tiles, self.masks, first, hands, rest, redeals)
+        _deal(rng, p, self.tiles, first, hands, rest, redeals)
         return LazyDeals(hands, rest, redeals)
 
     def first_rule(
@@ -757,8 +589,8 @@ class JitLine(FastLine):
     ) -> Rounds:
         """Play one round from each deal (see ``FastLine.play``)."""
         g = deals.hands.shape[0]
-        n, ns = self.n, self.nsides
-        out = np.zeros((g, C_HV + n + 2 * ns), dtype=np.int64)
+        n = self.n
+        out = np.zeros((g, C_HV + n), dtype=np.int64)
         out[:, C_STARTER] = starter
         out[:, C_LEAD] = lead_tile
         out[:, C_LEAD_ANY] = lead_any
@@ -773,7 +605,8 @@ class JitLine(FastLine):
         p = self._params(kinds, lazy=isinstance(deals, LazyDeals))
         _play(hands, rest, self.tiles, self.masks, p, gen, numbers, out)
         redeals = deals.redeals if deals.redeals is not None else np.zeros(g, dtype=np.int64)
-        pts = C_HV + n
+        hv = out[:, C_HV:]
+        winners, points = self.score(out[:, C_END], out[:, C_OUT], hv)  # shared, numpy
         return Rounds(
             end=out[:, C_END],
             out_seat=out[:, C_OUT],
@@ -782,13 +615,8 @@ class JitLine(FastLine):
             draws=out[:, C_DRAWS],
             passes=out[:, C_PASSES],
             played=out[:, C_PLAYED],
-            hand_values=out[:, C_HV:pts],
-            points=out[:, pts : pts + ns],
-            winners=out[:, pts + ns : pts + 2 * ns] != 0,
+            hand_values=hv,
+            points=points,
+            winners=winners,
             redeals=redeals,
         )
-
-
-def make_jit_line(spec: RuleSpec, players: int) -> JitLine:
-    """The compiled line engine for a rules file and player count."""
-    return JitLine(spec, compile_tables(spec, players))

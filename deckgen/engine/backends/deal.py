@@ -1,0 +1,129 @@
+"""The deal and the bit counting, once for every compiled engine (line, board, trains).
+
+Takes a numpy generator, an order of the deck's tiles (``perm``, deck indices) and the
+deal's sizes; gives the order shuffled as the kernel's deal is random
+(:func:`~deckgen.engine.setup.deal_tiles`): the first ``players * hand`` places are the
+hands, seat after seat, the rest is the stock in draw order. :func:`deal_order` deals
+again while the redeal rules say so (:func:`~deckgen.engine.setup.must_redeal`: too many
+doubles in a hand, or no double for the first-round starter rule), as the kernel does,
+and keeps the deal after :data:`~deckgen.engine.setup.MAX_REDEALS` redeals in a row.
+Each engine reads the order in its own shape (two-word masks, or deck indices).
+
+Several choices may come from one random number (:data:`RECYCLE`); a ``limit`` of 1
+takes one number per choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckgen.engine.backends.jit import njit
+from deckgen.engine.setup import MAX_REDEALS
+
+RECYCLE = 1 << 16
+"""Several choices come from one random number ``u`` in [0, 1) while the product of
+their sizes stays within this: with ``r = u * 2**53`` (an integer), a choice among
+``size`` is ``j = (r * size) >> 53`` (exactly ``floor(u * size)``) and what is left,
+``(r * size) mod 2**53``, is the next ``r``. Each choice then rests on at least 2**37
+equally likely values, so its bias is below 2**-30. Only where the numbers come from a
+generator (the kernel's per-decision numbers are used one each)."""
+TWO53 = float(1 << 53)
+LOW53 = (1 << 53) - 1
+
+
+@njit
+def popcount(x: np.uint64) -> int:
+    """Set bits of a 64-bit word (a loop LLVM turns into one instruction)."""
+    c = 0
+    while x != np.uint64(0):
+        x = x & (x - np.uint64(1))
+        c += 1
+    return c
+
+
+@njit
+def lowest(x: np.uint64) -> int:
+    """Index of the lowest set bit of ``x`` (not 0): the bits below it, counted."""
+    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@njit
+def kth(x: np.uint64, k: int) -> int:
+    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
+    for _ in range(k):
+        x = x & (x - np.uint64(1))
+    return lowest(x)
+
+
+@njit
+def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int, limit: int) -> None:
+    """Fisher-Yates over the first ``count`` places of ``perm``: place ``q`` takes a
+    tile chosen uniformly from those at ``q`` and after (``limit``: see the module)."""
+    nt = perm.shape[0]
+    r = 0
+    budget = limit + 1
+    for q in range(count):
+        size = nt - q
+        if budget * size > limit:
+            r = int(rng.random() * TWO53)
+            budget = 1
+        x = r * size
+        j = q + (x >> 53)
+        r = x & LOW53
+        budget *= size
+        t = perm[q]
+        perm[q] = perm[j]
+        perm[j] = t
+
+
+D_N, D_HAND, D_DOUBLES, D_NEED, D_NEED_TILE = range(5)
+"""The deal's rules as numbers (an int64 vector): players, hand
+size, the doubles in one hand that throw a deal in (0: none), the double the first
+round needs (0: none, 1: any, 2: ``D_NEED_TILE``) and the required double's index."""
+
+
+@njit
+def must_redeal(
+    perm: NDArray[np.int64], rules: NDArray[np.int64], is_double: NDArray[np.int64], first: bool
+) -> bool:
+    """Whether the rules throw the deal in ``perm`` in: a hand with ``D_DOUBLES``
+    doubles or more, or, in a round the first-round rule starts (``first``), no double
+    dealt (``D_NEED`` 1) or not the required double (``D_NEED`` 2)."""
+    n = rules[D_N]
+    h = rules[D_HAND]
+    k = rules[D_DOUBLES]
+    need = rules[D_NEED]
+    if k > 0:
+        for s in range(n):
+            c = 0
+            for q in range(s * h, (s + 1) * h):
+                c += is_double[perm[q]]
+            if c >= k:
+                return True
+    if need > 0 and first:
+        for q in range(n * h):
+            if (need == 1 and is_double[perm[q]] == 1) or (
+                need == 2 and perm[q] == rules[D_NEED_TILE]
+            ):
+                return False
+        return True
+    return False
+
+
+@njit
+def deal_order(
+    rng: Any, perm: NDArray[np.int64], count: int, limit: int, rules: NDArray[np.int64],
+    is_double: NDArray[np.int64], first: bool,
+) -> int:  # fmt: skip
+    """Shuffle the first ``count`` places of ``perm`` (the hands, and the stock too
+    when ``count`` covers it), again while :func:`must_redeal` says so; return the
+    redeals."""
+    tries = 0
+    while True:
+        shuffle_front(rng, perm, count, limit)
+        if tries >= MAX_REDEALS or not must_redeal(perm, rules, is_double, first):
+            return tries
+        tries += 1
