@@ -1,0 +1,43 @@
+"""Is it the rules or the bots? A design finding replayed with smart players in every
+seat says whether it holds, and is graded by what skilled play gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import deckgen
+from deckgen.rulespec import load_rules, rules_from_data
+
+
+def _blocked(report: dict[str, Any]) -> dict[str, Any]:
+    (w,) = [w for w in report["warnings"] if w["id"] == "blocked" and w["players"] == 2]
+    return w
+
+
+def test_chicken_foot_blocks_with_skilled_players_too_but_far_less() -> None:
+    check = deckgen.check_rules("chicken-foot", players=[2], rounds=3000, workers=1)
+    w = _blocked(check.report)
+    assert w["value"] > 0.7  # random bots block about 80 % of two-player rounds
+    assert w["skilled"]["bots"] == "smart"
+    assert w["skilled"]["holds"] is True
+    assert 0.25 < w["skilled"]["value"] < 0.5
+    # graded by the skilled figure (about 1.2 times the limit), not the random one (3.2)
+    assert w["severity"] == "notice"
+    assert "holds with smart players in every seat too" in w["message"]
+
+
+def test_a_finding_that_vanishes_with_skilled_players_is_milder_and_says_so() -> None:
+    spec = load_rules("chicken-foot")
+    raw = dict(spec.raw)
+    raw["check"] = {"blocked_max": 0.5}  # random play still exceeds it, skilled play not
+    check = deckgen.check_rules(rules_from_data(raw), players=[2], rounds=3000, workers=1)
+    w = _blocked(check.report)
+    assert w["skilled"]["holds"] is False
+    assert w["skilled"]["value"] < 0.5
+    assert "with random bots only" in w["message"]
+    assert w["severity"] == "notice"  # warn (1.6 times the limit) made one step milder
+    plain = deckgen.check_rules(
+        rules_from_data(raw), players=[2], rounds=3000, workers=1, confirm=False
+    )
+    assert _blocked(plain.report)["severity"] == "warn"
+    assert "skilled" not in _blocked(plain.report)
