@@ -701,8 +701,7 @@ class _Builder:
             ids += ["score.out", "score.bonus", "score.bands", "score.rounding"]
         else:
             ids += ["score.blocked", "score.bands", "score.rounding"]
-            during = ex.play_points or (0,) * len(ex.points)
-            if not any(p - d > 0 for p, d in zip(ex.points, during, strict=True)):
+            if ex.nobody_scored_at_end():
                 ids.append("score.tie")  # nobody scored for the end of this round
         values = self.tile_values()
         if any(str(t) in values for hand in ex.hands for t in hand):

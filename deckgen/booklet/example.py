@@ -79,6 +79,12 @@ class ExampleRound:
     """The seed and the computer players the engine played this round with: replaying
     them through the kernel gives the same round (``tests/booklet/test_booklet_replay.py``)."""
 
+    def nobody_scored_at_end(self) -> bool:
+        """Whether no side scored for the end of the round (points during play aside):
+        the round shows what a tie scores (``score.tie``)."""
+        during = self.play_points or (0,) * len(self.points)
+        return not any(p - d > 0 for p, d in zip(self.points, during, strict=True))
+
     def position_after(self, placements: int) -> Placement | None:
         """The placement number ``placements`` (1-based), or the last drawable one before it."""
         drawable = [p for p in self.placements[:placements] if p.board is not None]
