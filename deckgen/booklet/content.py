@@ -644,7 +644,7 @@ class _Builder:
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
             points.append((name, signed(value)))
-        if ex.play_points and not another:  # score.ends: during play, then the end
+        if any(ex.play_points):  # score.ends: during play, then the end
             during = []
             ending = []
             for side, members in enumerate(ex.sides):
@@ -655,7 +655,7 @@ class _Builder:
             inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
         title = self._("Worked example: nobody goes out") if another else self._("Worked example")
-        return Box(title, tuple(inner), shows=self.score_shows(ex))
+        return Box(title, tuple(inner), shows=self.score_shows(ex), flows=True)
 
     def present(self, *ids: str) -> tuple[str, ...]:
         """Those of ``ids`` that the rules file has, in order, without repeats."""
@@ -701,7 +701,7 @@ class _Builder:
             ids += ["score.out", "score.bonus", "score.bands", "score.rounding"]
         else:
             ids += ["score.blocked", "score.bands", "score.rounding"]
-            if ex.nobody_scored_at_end():
+            if "score.tie" in ex.clauses:  # the engine scored this round by the tie rule
                 ids.append("score.tie")  # nobody scored for the end of this round
         values = self.tile_values()
         if any(str(t) in values for hand in ex.hands for t in hand):

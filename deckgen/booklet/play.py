@@ -89,11 +89,12 @@ def ending_round(rules: RuleSpec) -> ExampleRound | None:
     stock down to its reserve), for the scoring of such a round.
 
     Searched for what it has to show, not fixed to a seed (a change to the engine
-    plays a seed differently): one where nobody scores for the end of the round when
-    the rules say what a tie scores (``score.tie``), and one that leaves a tile of
-    special value in a hand when the rules have such tiles (``score.values``). The
-    example's player count is tried first, then the others; the first round that shows
-    everything is taken, else the one that shows the most.
+    plays a seed differently): one whose lowest hands tie, scored by the tie rule, when
+    the rules say what a tie scores (``score.tie``, as the engine reports the clauses
+    that decided something in a round), and one that leaves a tile of special value in
+    a hand when the rules have such tiles (``score.values``). The example's player
+    count is tried first, then the others; the first round that shows everything is
+    taken, else the one that shows the most.
     """
     from deckgen.engine import Engine, make_bots
 
@@ -110,15 +111,14 @@ def ending_round(rules: RuleSpec) -> ExampleRound | None:
             r = engine.play_round(random.Random(seed), bots, record=True)
             if r.end == "out" or r.deal is None or r.actions is None:
                 continue
-            during = r.play_points or (0,) * len(r.points)
-            tied = tie and not any(p - d > 0 for p, d in zip(r.points, during, strict=True))
+            tied = tie and "score.tie" in r.clauses
             if best is not None and (2 if tied else 0) + 1 <= best[0]:
                 continue  # cannot beat the round already found
             ex = _example_of(rules, engine, n, r)
             if ex is None:
                 continue
             ex = replace(ex, seed=seed, bots=("random",))
-            score = (2 if ex.nobody_scored_at_end() and tie else 0) + (
+            score = (2 if tied else 0) + (
                 1 if any(str(t) in valued for hand in ex.hands for t in hand) else 0
             )
             if best is None or score > best[0]:
@@ -176,6 +176,7 @@ def _example_of(rules: RuleSpec, engine: Engine, n: int, best: RoundResult) -> E
         start_view=views[0] if views else None,
         counts=counts,
         play_points=best.play_points,
+        clauses=best.clauses,
     )
 
 
