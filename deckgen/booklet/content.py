@@ -515,8 +515,6 @@ class _Builder:
             elif trains:  # a player who cannot play marks their own train open
                 what += "; " + self._("their train is now open")
             rows.append((str(step.turn), self.seat(step.seat), what))
-        half = (len(rows) + 1) // 2
-        split_turn = ex.steps[half - 1].turn if half else 0
         header = (self._("Turn"), self._("Player"), self._("What happens"))
         every = max(3, len(ex.placements) // 3)
         in_play = self.later_index(ex)  # already drawn in the play section
@@ -524,30 +522,34 @@ class _Builder:
         shown = [
             p for i, p in enumerate(ex.placements, start=1) if i in wanted and p.board is not None
         ]
-        for part, chunk in enumerate((rows[:half], rows[half:])):
-            if not chunk:
-                continue
-            blocks.append(Table(header, tuple(chunk), shows=self.walk_shows(ex), flows=True))
-            for p in shown:
-                if (p.turn <= split_turn) != (part == 0):
-                    continue
-                caption = self._(
-                    "After turn %(turn)d: %(player)s has laid %(tile)s (outlined).",
-                    turn=p.turn,
-                    player=self.seat(p.seat),
-                    tile=tile_text(p.tile),
-                )
-                if p.board is None:
-                    continue
-                figure = any_diagram(
-                    p.board,
-                    label_text=self.label_text,
-                    style=self.x.style,
-                    unit_mm=self.fmt.width_mm / 21,
-                    max_width_mm=self.width,
-                    title=caption,
-                )
-                blocks.append(Figure(figure, caption, shows=self.position_shows(ex, p)))
+        # each board right after the turn it shows: the table flows around the pictures,
+        # so a picture that does not fit at the foot of a page leaves a gap of a few rows
+        # at most, not the rest of a half table
+        done = 0
+        for p in shown:
+            upto = next((k + 1 for k, st in enumerate(ex.steps) if st.turn == p.turn), done)
+            if upto > done:
+                chunk = tuple(rows[done:upto])
+                blocks.append(Table(header, chunk, shows=self.walk_shows(ex), flows=True))
+                done = upto
+            assert p.board is not None
+            caption = self._(
+                "After turn %(turn)d: %(player)s has laid %(tile)s (outlined).",
+                turn=p.turn,
+                player=self.seat(p.seat),
+                tile=tile_text(p.tile),
+            )
+            figure = any_diagram(
+                p.board,
+                label_text=self.label_text,
+                style=self.x.style,
+                unit_mm=self.fmt.width_mm / 21,
+                max_width_mm=self.width,
+                title=caption,
+            )
+            blocks.append(Figure(figure, caption, shows=self.position_shows(ex, p)))
+        if done < len(rows) or not shown:
+            blocks.append(Table(header, tuple(rows[done:]), shows=self.walk_shows(ex), flows=True))
         return Section("example", self._("A round, turn by turn"), tuple(blocks))
 
     def scoring(self) -> Section:
@@ -644,7 +646,7 @@ class _Builder:
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
             points.append((name, signed(value)))
-        if ex.play_points and not another:  # score.ends: during play, then the end
+        if any(ex.play_points):  # score.ends: during play, then the end
             during = []
             ending = []
             for side, members in enumerate(ex.sides):
@@ -655,7 +657,7 @@ class _Builder:
             inner.append(Sum(tuple(ending), title=self._("Scored at the end of the round:")))
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
         title = self._("Worked example: nobody goes out") if another else self._("Worked example")
-        return Box(title, tuple(inner), shows=self.score_shows(ex))
+        return Box(title, tuple(inner), shows=self.score_shows(ex), flows=True)
 
     def present(self, *ids: str) -> tuple[str, ...]:
         """Those of ``ids`` that the rules file has, in order, without repeats."""
@@ -701,8 +703,7 @@ class _Builder:
             ids += ["score.out", "score.bonus", "score.bands", "score.rounding"]
         else:
             ids += ["score.blocked", "score.bands", "score.rounding"]
-            during = ex.play_points or (0,) * len(ex.points)
-            if not any(p - d > 0 for p, d in zip(ex.points, during, strict=True)):
+            if "score.tie" in ex.clauses:  # the engine scored this round by the tie rule
                 ids.append("score.tie")  # nobody scored for the end of this round
         values = self.tile_values()
         if any(str(t) in values for hand in ex.hands for t in hand):

@@ -78,6 +78,9 @@ class ExampleRound:
     bots: tuple[str, ...] = ()
     """The seed and the computer players the engine played this round with: replaying
     them through the kernel gives the same round (``tests/booklet/test_booklet_replay.py``)."""
+    clauses: tuple[str, ...] = ()
+    """The clauses that decided something in this round, as the engine reported them
+    (``score.tie``: the lowest hands tied and the tie rule scored the round)."""
 
     def position_after(self, placements: int) -> Placement | None:
         """The placement number ``placements`` (1-based), or the last drawable one before it."""
@@ -153,6 +156,7 @@ def build_example(
     start_view: View | None = None,
     counts: Sequence[tuple[int, int] | None] | None = None,
     play_points: Sequence[int] = (),
+    clauses: Sequence[str] = (),
 ) -> ExampleRound:
     """An :class:`ExampleRound` from a recorded round (deck indices).
 
@@ -228,4 +232,5 @@ def build_example(
         draws=draws,
         steps=tuple(steps),
         play_points=tuple(play_points),
+        clauses=tuple(clauses),
     )

@@ -90,6 +90,9 @@ class Box:
     blocks: tuple[Block, ...]
     shows: tuple[str, ...] = ()
     """The clauses (ids) this example shows at work (a real round's scoring)."""
+    flows: bool = False
+    """A tall box may go on over a page break between its blocks (each kept whole), so
+    that it does not leave the page before it mostly empty."""
     kind: ClassVar[str] = "box"
 
 

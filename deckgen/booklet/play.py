@@ -80,47 +80,51 @@ def example_round(rules: RuleSpec, *, players: int | None = None) -> ExampleRoun
     return replace(ex, seed=best_seed, bots=("smart",)) if ex is not None else None
 
 
-ENDING_SEEDS = range(1, 400)
-"""Seeds searched for a round that ends without anyone going out."""
-ENDING_HINTS: dict[str, tuple[int, int]] = {"double-twelve": (2, 2209), "all-fives": (3, 2319)}
-"""(players, seed) of such a round for rules whose rounds almost always end by going
-out (found once by the same search over more seeds); checked again when used."""
+ENDING_SEEDS = range(1, 3000)
+"""Seeds searched, per player count, for a round that ends without anyone going out."""
 
 
 def ending_round(rules: RuleSpec) -> ExampleRound | None:
     """A real round of ``rules`` that ends without anyone going out (blocked, or the
-    stock down to its reserve), for the scoring of such a round; one whose lowest hands
-    tie when the rules say what a tie scores, and one that leaves a tile of special
-    value in a hand when the rules have such tiles, where a seed gives one."""
+    stock down to its reserve), for the scoring of such a round.
+
+    Searched for what it has to show, not fixed to a seed (a change to the engine
+    plays a seed differently): one whose lowest hands tie, scored by the tie rule, when
+    the rules say what a tie scores (``score.tie``, as the engine reports the clauses
+    that decided something in a round), and one that leaves a tile of special value in
+    a hand when the rules have such tiles (``score.values``). The example's player
+    count is tried first, then the others; the first round that shows everything is
+    taken, else the one that shows the most.
+    """
     from deckgen.engine import Engine, make_bots
 
     tie = rules.has_clause("score.tie")
     valued = set(rules.params.scoring.tile_values)
-    tries: list[tuple[int, range | list[int]]] = [(example_players(rules), ENDING_SEEDS)]
-    if rules.id in ENDING_HINTS:
-        n, seed = ENDING_HINTS[rules.id]
-        tries.insert(0, (n, [seed]))
+    wanted = (2 if tie else 0) + (1 if valued else 0)
+    first = example_players(rules)
+    counts = [first, *(n for n in rules.player_counts if n != first)]
     best: tuple[int, ExampleRound] | None = None
-    for n, seeds in tries:
+    for n in counts:
         engine = Engine(rules, n)
-        for seed in seeds:
+        for seed in ENDING_SEEDS:
             bots = make_bots(["random"], n, seed)
             r = engine.play_round(random.Random(seed), bots, record=True)
             if r.end == "out" or r.deal is None or r.actions is None:
                 continue
+            tied = tie and "score.tie" in r.clauses
+            if best is not None and (2 if tied else 0) + 1 <= best[0]:
+                continue  # cannot beat the round already found
             ex = _example_of(rules, engine, n, r)
             if ex is None:
                 continue
             ex = replace(ex, seed=seed, bots=("random",))
-            score = (2 if tie and len(r.winners) != 1 else 0) + (
+            score = (2 if tied else 0) + (
                 1 if any(str(t) in valued for hand in ex.hands for t in hand) else 0
             )
             if best is None or score > best[0]:
                 best = (score, ex)
-            if score == (2 if tie else 0) + (1 if valued else 0):
+            if score == wanted:
                 return ex
-        if best is not None:
-            break
     return best[1] if best else None
 
 
@@ -172,6 +176,7 @@ def _example_of(rules: RuleSpec, engine: Engine, n: int, best: RoundResult) -> E
         start_view=views[0] if views else None,
         counts=counts,
         play_points=best.play_points,
+        clauses=best.clauses,
     )
 
 
