@@ -10,8 +10,11 @@ from deckgen.rulespec import load_rules, rules_from_data
 
 
 def _blocked(report: dict[str, Any]) -> dict[str, Any]:
-    (w,) = [w for w in report["warnings"] if w["id"] == "blocked" and w["players"] == 2]
-    return w
+    found: list[dict[str, Any]] = [
+        w for w in report["warnings"] if w["id"] == "blocked" and w["players"] == 2
+    ]
+    assert len(found) == 1, found
+    return found[0]
 
 
 def test_chicken_foot_blocks_with_skilled_players_too_but_far_less() -> None:
