@@ -37,6 +37,11 @@ WarningId = Literal[
     "clause_params",
     "no_winner",
     "match_time",
+    "text_number",
+    "text_tile",
+    "text_set",
+    "text_languages",
+    "text_untranslated",
 ]
 
 DEFAULTS: dict[str, float] = {
@@ -144,6 +149,19 @@ def _warn(
         "threshold": threshold,
         "p_value": None if p_value is None else float(f"{p_value:.3g}"),
     }
+
+
+def finding(
+    wid: WarningId,
+    message: str,
+    *,
+    where: str | None = None,
+    param: str | None = None,
+    players: int | None = None,
+) -> dict[str, Any]:
+    """A finding about what the file says (no measured figure): where it is (a text:
+    ``clause play.draw``) and the parameter or clause it names, when known."""
+    return {**_warn(wid, players, message), "where": where, "param": param}
 
 
 def _spt(st: dict[str, Any]) -> str:

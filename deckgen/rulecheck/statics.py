@@ -12,23 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckgen.rulecheck.diagnostics import WarningId, finding
 from deckgen.rulecheck.feasibility import feasibility
 from deckgen.rulecheck.reachability import impossibility
 from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
 
 
-def _finding(
-    wid: str, message: str, param: str | None, players: int | None = None
-) -> dict[str, Any]:
-    return {
-        "id": wid,
-        "players": players,
-        "message": message,
-        "value": None,
-        "threshold": None,
-        "p_value": None,
-        "param": param,
-    }
+def _finding(wid: WarningId, message: str, param: str | None) -> dict[str, Any]:
+    return finding(wid, message, param=param)
 
 
 def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
@@ -67,8 +58,6 @@ def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
                 "pips: the rule changes nothing (score.values); give it another value or "
                 "remove it", "scoring.tile_values",
             ))  # fmt: skip
-    if p.scoring.out_bonus and p.scoring.method == "penalty" and "score.bonus" in stated:
-        pass  # a penalty game may still pay a bonus for going out; the engine decides
     if p.scoring.bands is not None:
         most = spec.dset.total_pips
         if p.scoring.bands > most:

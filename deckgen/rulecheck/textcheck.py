@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from deckgen.rulecheck.diagnostics import WarningId, finding
 from deckgen.rulespec import RuleSpec
 from deckgen.rulespec.text import NUMBER_WORDS, render, text_params
 from deckgen.tiles import DominoSet
@@ -272,17 +273,10 @@ def _param_values(spec: RuleSpec, key: str) -> tuple[set[int], str]:
     return vals | {1}, shown
 
 
-def _finding(wid: str, message: str, where: str, param: str | None = None) -> dict[str, Any]:
-    return {
-        "id": wid,
-        "players": None,
-        "message": message,
-        "value": None,
-        "threshold": None,
-        "p_value": None,
-        "where": where,
-        "param": param,
-    }
+def _finding(
+    wid: WarningId, message: str, where: str, param: str | None = None
+) -> dict[str, Any]:
+    return finding(wid, message, where=where, param=param)
 
 
 def check_texts(spec: RuleSpec) -> list[dict[str, Any]]:
