@@ -426,15 +426,16 @@ def _means(key: str, value: str, word: str, text: str, lang: str) -> bool:
         return True
     import re
 
-    from deckgen.rulecheck.textcheck import WORDS
+    from deckgen.rulespec.text import NUMBER_WORDS
 
     for m in re.finditer(re.escape(word), text):
         after = re.findall(r"[\wäöüß-]+", text[m.end() : m.end() + 30])[:2]
         for tok in after:
             if (
                 tok[:1].isdigit()
-                or tok in WORDS[lang]
-                or tok in ("einen", "ein", "eine", "{draw_limit}")
+                or tok in NUMBER_WORDS["de" if lang == "de" else "en"]
+                or tok in ("einen", "ein", "eine")
+                or tok.startswith("draw_limit")  # the placeholder, in digits or words
             ):
                 return True
     return False
