@@ -12,11 +12,13 @@ their chunks.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -95,3 +97,72 @@ def kill_workers(pool: ProcessPoolExecutor) -> None:
     for proc in processes:
         with contextlib.suppress(Exception):
             proc.join(5)
+
+
+def can_fork() -> bool:
+    """Whether a second core can take part of a job in a forked child: ``fork`` exists,
+    there is more than one core, and this process runs one thread (a child forked from
+    a server's worker thread could inherit a lock another thread holds)."""
+    import multiprocessing
+
+    return (
+        (os.cpu_count() or 1) > 1
+        and threading.active_count() == 1
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
+
+
+class Forked:
+    """One call of ``fn`` in a forked child process that dies with this one.
+
+    The child inherits everything in memory (nothing is pickled to start it) and sends
+    back ``fn``'s result as JSON over a pipe (nothing is unpickled). :meth:`result`
+    gives it, or None when the child failed in any way: the caller then does the work
+    itself, in this process, where an error is raised with its own type and message.
+    Used where a job splits into independent parts that each write their own files
+    (a booklet's languages).
+    """
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self._recv, send = ctx.Pipe(duplex=False)
+        parent = os.getpid()
+
+        def run() -> None:
+            init_worker(parent)
+            try:
+                payload = json.dumps({"result": fn()})
+            except BaseException:  # the parent redoes the work and reports the error
+                payload = "{}"
+            send.send_bytes(payload.encode())
+
+        self._proc = ctx.Process(target=run, daemon=True, name="deckgen-forked")
+        self._proc.start()
+        send.close()
+
+    def result(self) -> Any | None:
+        """The child's result once it ends, or None when it failed."""
+        try:
+            data = self._recv.recv_bytes()
+        except (EOFError, OSError):
+            data = b"{}"
+        finally:
+            self._recv.close()
+        self._proc.join()
+        if self._proc.exitcode != 0:
+            return None
+        try:
+            got = json.loads(data)
+        except ValueError:
+            return None
+        return got.get("result") if isinstance(got, dict) else None
+
+    def kill(self) -> None:
+        """Stop the child now (the parent's own part failed)."""
+        with contextlib.suppress(Exception):
+            self._proc.kill()
+            self._proc.join(5)
+        with contextlib.suppress(Exception):
+            self._recv.close()

@@ -19,26 +19,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
-import os
 import re
 from pathlib import Path
 from typing import Any
+
+from deckgen.usercache import read_json, write_json
 
 FORMAT = 2
 """2: the patterns as one text of lines (version 1, a JSON object per pattern, took
 three times as long to read and check)."""
 MAX_BYTES = 32 * 1024 * 1024
 """A cached dictionary is about 2 MB (German); a bigger file is not ours."""
-
-
-def cache_dir() -> Path:
-    """Where deckgen keeps what it can compute again (nothing a user made)."""
-    own = os.environ.get("DECKGEN_CACHE_DIR")
-    if own:
-        return Path(own)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "deckgen"
 
 
 def prime(langs: tuple[str, ...]) -> None:
@@ -75,8 +66,8 @@ def _load(path: Path, loaded: dict[str, Any]) -> Any:
     digest = _digest(path.read_bytes())
     if digest in loaded:
         return loaded[digest]
-    cached = cache_dir() / f"hyph-{digest}.json"
-    patterns = _read(cached, digest)
+    name = f"hyph-{digest}.json"
+    patterns = _read(name, digest)
     if patterns is not None:
         hd = pyphen.HyphDict.__new__(pyphen.HyphDict)
         hd.patterns = patterns
@@ -84,7 +75,7 @@ def _load(path: Path, loaded: dict[str, Any]) -> Any:
         hd.maxlen = max(len(key) for key in patterns)
     else:
         hd = pyphen.HyphDict(path)
-        _write(cached, digest, hd.patterns)
+        _write(name, digest, hd.patterns)
     loaded[digest] = hd
     return hd
 
@@ -95,15 +86,8 @@ _TABLE = re.compile(f"(?:{_LINE}\n)*{_LINE}")
 a single digit, as in every ``hyph_*.dic``)."""
 
 
-def _read(cached: Path, digest: str) -> dict[str, tuple[int, tuple[int, ...]]] | None:
-    from deckgen.errors import DeckgenError
-    from deckgen.paths import read_limited
-
-    try:  # a regular file of sane size (a FIFO planted there never makes us wait)
-        raw = read_limited(cached, max_bytes=MAX_BYTES, what="cache file", where=str(cached))
-        data = json.loads(raw.decode("utf-8"))
-    except (DeckgenError, OSError, ValueError):
-        return None
+def _read(name: str, digest: str) -> dict[str, tuple[int, tuple[int, ...]]] | None:
+    data = read_json(name, MAX_BYTES)
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != digest:
         return None
     table = data.get("patterns")
@@ -120,11 +104,9 @@ def _read(cached: Path, digest: str) -> dict[str, tuple[int, tuple[int, ...]]] |
     return out
 
 
-def _write(cached: Path, digest: str, patterns: dict[str, Any]) -> None:
+def _write(name: str, digest: str, patterns: dict[str, Any]) -> None:
     """Cache plain patterns (a dictionary with alternative hyphenations is left to
     pyphen: its values carry more than numbers)."""
-    from deckgen import atomic
-    from deckgen.errors import DeckgenError
 
     lines = []
     for key, (start, values) in patterns.items():
@@ -133,7 +115,4 @@ def _write(cached: Path, digest: str, patterns: dict[str, Any]) -> None:
         if "\t" in key or "\n" in key:
             return
         lines.append(f"{key}\t{start}\t{''.join(map(str, values))}")
-    text = json.dumps({"format": FORMAT, "key": digest, "patterns": "\n".join(lines)})
-    with contextlib.suppress(OSError, ValueError, DeckgenError):  # only the time is lost
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(cached, text)
+    write_json(name, {"format": FORMAT, "key": digest, "patterns": "\n".join(lines)})

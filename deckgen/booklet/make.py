@@ -9,6 +9,7 @@ templates. Files are written atomically through a staged folder.
 
 from __future__ import annotations
 
+import functools
 import io
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -37,6 +38,7 @@ from deckgen.progress import CollectingReporter, Reporter
 from deckgen.resources import PROJECT_ROOT, images_dir
 from deckgen.rulespec import LANGS, RuleSpec, load_rules
 from deckgen.tiles import Tile
+from deckgen.workers import Forked, can_fork
 
 if TYPE_CHECKING:
     from deckgen.deck.spec import LoadedDeck
@@ -349,43 +351,82 @@ def make_booklets(
             paper=printing.paper,
             need_marks=printing.edition,
         )
-    reporter.start("booklet: playing example rounds", None)
-    prepared = prepare(
-        spec, fmt=page, deck=deck, check_report=check_report, langs=langs, edition=chosen
-    )
-    reporter.finish()
     out_dir = Path(out_dir)
     names: list[str] = []
-    reporter.start("booklet: laying out pages", len(langs))
-    with atomic.staged_dir(out_dir) as stage:
-        for lang in langs:
-            stem = f"booklet-{lang}" + ("-designer" if chosen == "designer" else "")
-            kw: dict[str, Any] = {"age": age, "style": style, "edition": chosen}
-            pdf = render_booklet_pdf(prepared, lang, page, **kw)
-            atomic.write_bytes(stage / f"{stem}.pdf", pdf)
-            names.append(f"{stem}.pdf")
-            pages = pdf
-            if printing.edition:
-                pages = saddle_stitch_pages(
-                    no_scaling(
-                        origin_at_zero(
-                            render_booklet_pdf(prepared, lang, page, bleed_mm=bleed, **kw)
-                        )
-                    )
-                )
-                atomic.write_bytes(stage / f"{stem}-press.pdf", finished(pages, printing))
-                names.append(f"{stem}-press.pdf")
-            if impose:
-                from deckgen.booklet.imposition import impose_saddle_stitch
+    # with a second core the other languages are made from the start in forked
+    # children, each writing its own files (the facts and the example round are
+    # seeded: every process finds the same); otherwise one after another, sharing them
+    forking = len(langs) > 1 and can_fork()
 
-                sheets = impose_saddle_stitch(
-                    pages, paper=printing.paper, need_marks=printing.edition
-                )
-                atomic.write_bytes(stage / f"{stem}-print.pdf", finished(sheets, printing))
-                names.append(f"{stem}-print.pdf")
+    def prepared_for(some: Sequence[str]) -> Prepared:
+        return prepare(
+            spec, fmt=page, deck=deck, check_report=check_report, langs=some, edition=chosen
+        )
+
+    with atomic.staged_dir(out_dir) as stage:
+
+        def write(lang: str, prepared: Prepared | None = None) -> list[str]:
+            ready = prepared or prepared_for((lang,))
+            return _write_language(ready, lang, page, stage, chosen, age, style, printing, impose)
+
+        forked = (
+            {lang: Forked(functools.partial(write, lang)) for lang in langs[1:]} if forking else {}
+        )
+        try:
+            reporter.start("booklet: playing example rounds", None)
+            shared = prepared_for(langs[:1] if forking else langs)
+            reporter.finish()
+            reporter.start("booklet: laying out pages", len(langs))
+            names.extend(write(langs[0], shared))
+        except BaseException:
+            for running in forked.values():
+                running.kill()
+            raise
+        reporter.advance()
+        for lang in langs[1:]:
+            child = forked.get(lang)
+            got = child.result() if child is not None else None
+            if not (isinstance(got, list) and all(isinstance(n, str) for n in got)):
+                got = write(lang, None if forking else shared)  # an error is raised here
+            names.extend(got)
             reporter.advance()
     reporter.finish()
     return [out_dir / n for n in names]
+
+
+def _write_language(
+    prepared: Prepared,
+    lang: str,
+    page: PageFormat,
+    stage: Path,
+    chosen: Edition,
+    age: int | None,
+    style: str,
+    printing: PrintOptions,
+    impose: bool,
+) -> list[str]:
+    """Write one language's booklet (and its press file and sheets) into ``stage``;
+    return the names written."""
+    stem = f"booklet-{lang}" + ("-designer" if chosen == "designer" else "")
+    kw: dict[str, Any] = {"age": age, "style": style, "edition": chosen}
+    pdf = render_booklet_pdf(prepared, lang, page, **kw)
+    atomic.write_bytes(stage / f"{stem}.pdf", pdf)
+    names = [f"{stem}.pdf"]
+    if not printing.edition:
+        return names
+    bleed = printing.bleed_mm
+    pages = saddle_stitch_pages(
+        no_scaling(origin_at_zero(render_booklet_pdf(prepared, lang, page, bleed_mm=bleed, **kw)))
+    )
+    atomic.write_bytes(stage / f"{stem}-press.pdf", finished(pages, printing))
+    names.append(f"{stem}-press.pdf")
+    if impose:
+        from deckgen.booklet.imposition import impose_saddle_stitch
+
+        sheets = impose_saddle_stitch(pages, paper=printing.paper, need_marks=printing.edition)
+        atomic.write_bytes(stage / f"{stem}-print.pdf", finished(sheets, printing))
+        names.append(f"{stem}-print.pdf")
+    return names
 
 
 def check_edition(edition: str, *, where: str = "option --edition") -> Edition:

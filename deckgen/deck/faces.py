@@ -11,7 +11,10 @@ The detector is OpenCV's frontal face Haar cascade, shipped in the
 ``opencv-python-headless`` 4.x wheel (``cv2.data.haarcascades``); it runs offline, on
 a copy reduced to about :data:`DETECT_SIDE_PX` squared pixels, in some ten
 milliseconds. Results are kept per file content (SHA-256, as the prepared picture
-cache keys its entries), so a photo used on many cards and decks is looked at once.
+cache keys its entries), in memory and in the user's cache folder
+(:mod:`deckgen.usercache`, with the detector's settings in the name), so a photo used
+on many cards, decks and runs is looked at once: a later run imports neither numpy
+nor OpenCV for it.
 
 The salient fallback is plain numpy: an energy map of edges (luminance gradient) plus
 colour contrast (distance from the picture's mean colour), smoothed; the box holds
@@ -62,6 +65,9 @@ finds one face more of 120 and costs a third more time."""
 MIN_SIDE_PX = 8
 """A picture narrower than this has nothing to find (and no gradient to take)."""
 CACHE_ENTRIES = 512
+KEPT_FORMAT = 1
+KEPT_MAX_BYTES = 4096
+"""A kept focus region is about 150 bytes of JSON; a bigger file is not ours."""
 
 Kind = Literal["faces", "salient"]
 Rect = tuple[float, float, float, float]
@@ -120,13 +126,18 @@ def focus_region_of_file(path: Path) -> FocusRegion | None:
     if digest in _cache:
         _cache.move_to_end(digest)
         return _cache[digest]
-    small = _small_copy(path)
-    found = None
-    if small is not None:
-        try:
-            found = focus_region(small)
-        except (ValueError, RuntimeError):  # pragma: no cover - OpenCV refusing odd pixels
-            found = None
+    kept = _read_kept(digest)
+    if kept is not None:
+        found = kept[0]
+    else:
+        small = _small_copy(path)
+        found = None
+        if small is not None:
+            try:
+                found = focus_region(small)
+            except (ValueError, RuntimeError):  # pragma: no cover - OpenCV refusing odd pixels
+                found = None
+            _keep(digest, found)
     _cache[digest] = found
     while len(_cache) > CACHE_ENTRIES:
         _cache.popitem(last=False)
@@ -147,8 +158,57 @@ def picture_aspect(path: Path) -> float:
     return width / height if width > 0 and height > 0 else 1.0
 
 
+def _kept_name(digest: str) -> str:
+    """The cache file of a picture's focus: its content hash and the detector's
+    settings (another setting or OpenCV version looks again)."""
+    from importlib import metadata
+
+    try:
+        opencv = metadata.version("opencv-python-headless")
+    except metadata.PackageNotFoundError:  # pragma: no cover - another OpenCV wheel
+        opencv = "?"
+    settings = (KEPT_FORMAT, DETECT_SIDE_PX, DRAFT_SHARE, MIN_FACE_SHARE, KEEP_FACE_SHARE,
+                SALIENT_PIXELS, SALIENT_MASS, MIN_NEIGHBOURS, SCALE_STEP, opencv)  # fmt: skip
+    key = hashlib.sha256(repr(settings).encode()).hexdigest()[:12]
+    return f"focus/{digest[:2]}/{digest}-{key}.json"
+
+
+def _read_kept(digest: str) -> tuple[FocusRegion | None] | None:
+    """The focus region kept on disk for the picture content ``digest`` (in a 1-tuple:
+    ``(None,)`` is a picture known to have none), or None when nothing valid is kept."""
+    from deckgen.usercache import read_json
+
+    data = read_json(_kept_name(digest), KEPT_MAX_BYTES)
+    if not isinstance(data, dict) or data.get("key") != digest:
+        return None
+    region = data.get("region")
+    if region is None:
+        return (None,)
+    try:
+        box = tuple(float(v) for v in region["box"])
+        kind, count, aspect = region["kind"], region["count"], float(region["aspect"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if len(box) != 4 or not all(0.0 <= v <= 1.0 for v in box):
+        return None
+    if box[0] >= box[2] or box[1] >= box[3] or kind not in ("faces", "salient"):
+        return None
+    if type(count) is not int or not 1 <= count <= 10_000 or not 1e-4 < aspect < 1e4:
+        return None
+    return (FocusRegion(box, kind, count, aspect),)
+
+
+def _keep(digest: str, found: FocusRegion | None) -> None:
+    """Keep a picture's focus region on disk, for later runs."""
+    from deckgen.usercache import write_json
+
+    region = None if found is None else dataclasses.asdict(found)
+    write_json(_kept_name(digest), {"key": digest, "region": region})
+
+
 def clear_cache() -> None:
-    """Forget every result (tests and benchmarks measure a cold start with it)."""
+    """Forget every result held in memory (a cold start also points
+    ``$DECKGEN_CACHE_DIR`` at an empty folder: results are kept there too)."""
     _cache.clear()
     _digests.clear()
 

@@ -4,6 +4,7 @@ sits away from them; the deck file's own focus wins (issue 22, item 1)."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,61 @@ def test_unreadable_picture_has_no_region(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kind", ["flat"])
 def test_flat_picture_has_no_region(kind: str) -> None:
     assert faces.focus_region(Image.new("RGB", (300, 200), (90, 90, 90))) is None
+
+
+def test_focus_is_kept_on_disk_and_read_back_without_looking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DECKGEN_CACHE_DIR", str(tmp_path / "cache"))
+    faces.clear_cache()
+    person, _face = _astronaut(300)
+    person.save(tmp_path / "a.png")
+    first = faces.focus_region_of_file(tmp_path / "a.png")
+    assert first is not None
+    assert first.kind == "faces", first
+    kept = list((tmp_path / "cache" / "focus").rglob("*.json"))
+    assert len(kept) == 1, kept
+    # a later run: nothing in memory, and looking at the picture is not allowed
+    faces.clear_cache()
+
+    def no_looking(path: Path) -> None:
+        raise AssertionError(f"{path} was looked at again")
+
+    monkeypatch.setattr(faces, "_small_copy", no_looking)
+    assert faces.focus_region_of_file(tmp_path / "a.png") == first
+
+
+def _kept_text(box: list[float], kind: str) -> str:
+    region = {"box": box, "kind": kind, "count": 1, "aspect": 1}
+    return json.dumps({"key": "KEY", "region": region})
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        _kept_text([0.9, 0.1, 0.2, 0.5], "faces"),  # left beyond right
+        _kept_text([0, 0, 7, 1], "faces"),  # outside the picture
+        _kept_text([0, 0, 1, 1], "exec"),  # no such kind
+        '{"key": "other", "region": null}',
+        "not json at all",
+    ],
+)
+def test_a_wrong_kept_focus_is_looked_at_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, planted: str
+) -> None:
+    import hashlib
+
+    monkeypatch.setenv("DECKGEN_CACHE_DIR", str(tmp_path / "cache"))
+    faces.clear_cache()
+    person, _face = _astronaut(300)
+    person.save(tmp_path / "a.png")
+    digest = hashlib.sha256((tmp_path / "a.png").read_bytes()).hexdigest()
+    kept = tmp_path / "cache" / faces._kept_name(digest)
+    kept.parent.mkdir(parents=True)
+    kept.write_text(planted.replace("KEY", digest))
+    region = faces.focus_region_of_file(tmp_path / "a.png")
+    assert region is not None
+    assert region.kind == "faces", region
+    left, top, right, bottom = region.box
+    assert 0 <= left < right <= 1
+    assert 0 <= top < bottom <= 1
