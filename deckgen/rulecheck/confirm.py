@@ -61,13 +61,16 @@ def measure(fid: str, sec: dict[str, Any]) -> float | None:
     return None
 
 
-def skilled_section(spec: RuleSpec, players: int, rounds: int, seed: int) -> dict[str, Any]:
-    """The report section of ``players`` players with the skilled bot in every seat."""
+def skilled_section(
+    spec: RuleSpec, players: int, rounds: int, seed: int, workers: int = 1
+) -> dict[str, Any]:
+    """The report section of ``players`` players with the skilled bot in every seat
+    (played on ``workers`` processes)."""
     from deckgen.rulecheck.check import CheckOptions, run_check
     from deckgen.rulecheck.report import build_report
 
     opts = CheckOptions(
-        rounds=rounds, players=(players,), bots=(SKILLED,), seed=seed, workers=1, fast=False
+        rounds=rounds, players=(players,), bots=(SKILLED,), seed=seed, workers=workers, fast=False
     )
     section: dict[str, Any] = build_report(run_check(spec, opts))["players"][str(players)]
     return section
@@ -92,9 +95,16 @@ def confirm(
         n: confirm_rounds(report["players"][str(n)]["stats"]["turns_per_round"].get("mean"))
         for n in counts
     }
-    pool_size = min(workers or os.cpu_count() or 1, len(counts))
+    cores = workers or os.cpu_count() or 1
+    pool_size = min(cores, len(counts))
+    each = max(1, cores // max(1, len(counts)))  # one count alone takes every core
     with _executor(pool_size) as pool:
-        futures = {n: pool.submit(skilled_section, spec, n, rounds_of[n], seed) for n in counts}
+        futures = {
+            n: pool.submit(
+                skilled_section, spec, n, rounds_of[n], seed, each if pool_size == 1 else 1
+            )
+            for n in counts
+        }
         sections = {n: f.result() for n, f in futures.items()}
     for n in counts:
         skilled, rounds = sections[n], rounds_of[n]

@@ -32,10 +32,11 @@ Why = Callable[["RuleSpec", "Tables", tuple[str, ...]], "str | None"]
 TRAINS = ("trains", "chicken_foot")
 """The layouts with owned arms (only the compiled trains engine plays them)."""
 
-JIT_MIN_ROUNDS = 150_000
+JIT_MIN_ROUNDS = 30_000
 """Fast rounds per worker process from which a compiled engine pays for its start on a
-line game of at most 64 tiles (numpy plays about 250,000 rounds a second, the compiled
-engine about 1,000,000, and numba's start costs about 0.5 s per process)."""
+line game of at most 64 tiles: the check loads numba's machine code once, before its
+workers fork (about 0.4 s), while numpy plays some 35,000 (a game with drawing) to
+75,000 rounds a second per core."""
 
 
 def _batch(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
