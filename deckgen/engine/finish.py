@@ -73,12 +73,10 @@ def _chunk_tables(values: tuple[int, ...]) -> tuple[int, tuple[tuple[int, ...], 
     width = 16 if len(values) <= 48 else 8
     tables = []
     for base in range(0, len(values), width):
-        size = 1 << width
-        row = [0] * size
-        for pattern in range(1, size):
-            low = pattern & -pattern
-            b = low.bit_length() - 1
-            row[pattern] = row[pattern ^ low] + (values[base + b] if base + b < len(values) else 0)
+        row = [0]
+        for b in range(width):  # the patterns with bit b set follow those without it
+            v = values[base + b] if base + b < len(values) else 0
+            row += [x + v for x in row]
         tables.append(tuple(row))
     return width, tuple(tables)
 
