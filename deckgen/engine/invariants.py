@@ -21,12 +21,26 @@ class InvariantError(AssertionError):
 
 def check_tiles(t: Tables, hands: list[int], stock: list[int], board: int, dead: int) -> None:
     """Every tile is in exactly one place."""
+    seen = board | dead
+    count = board.bit_count() + dead.bit_count()
+    ok = not board & dead
+    for mask in hands:
+        ok = ok and not seen & mask
+        seen |= mask
+        count += mask.bit_count()
+    for i in stock:
+        ok = ok and not seen >> i & 1
+        seen |= 1 << i
+    if not ok or seen != t.full_mask or count + len(stock) != len(t.tiles):
+        _name_misplaced(t, hands, stock, board, dead)
+
+
+def _name_misplaced(t: Tables, hands: list[int], stock: list[int], board: int, dead: int) -> None:
+    """Raise the :class:`InvariantError` that names the first tile out of place."""
     seen = 0
     count = 0
-    for where, mask in [(f"hand {s}", h) for s, h in enumerate(hands)] + [
-        ("board", board),
-        ("dead", dead),
-    ]:
+    places = [(f"hand {s}", h) for s, h in enumerate(hands)] + [("board", board), ("dead", dead)]
+    for where, mask in places:
         if seen & mask:
             raise InvariantError(f"a tile in {where} is also somewhere else")
         seen |= mask
@@ -36,8 +50,7 @@ def check_tiles(t: Tables, hands: list[int], stock: list[int], board: int, dead:
             raise InvariantError(f"stock tile {t.tiles[i]} is also somewhere else")
         seen |= 1 << i
         count += 1
-    if seen != t.full_mask or count != len(t.tiles):
-        raise InvariantError(f"{len(t.tiles) - count} tiles are missing or doubled")
+    raise InvariantError(f"{len(t.tiles) - count} tiles are missing or doubled")
 
 
 def check_placement(t: Tables, layout: Layout, tile: int, end: int, hand: int) -> None:
