@@ -75,7 +75,7 @@ class CheckOptions:
     or 20,000 turns)."""
     invariant_rounds: int | None = None
     """Rounds played with the engine's invariant checks on (default: a tenth of the
-    reference engine's rounds, at least :data:`INVARIANT_MIN`)."""
+    reference engine's rounds, at least :data:`INVARIANT_MIN`; 0: none)."""
 
 
 @dataclass
@@ -225,8 +225,10 @@ def _ref_task(plan: _Plan, index: int) -> ChunkTask:
     else:
         first = pilot + (index - 1) * plan.chunk_matches
         count = plan.chunk_matches
-    checked_chunks = max(
-        1, math.ceil(plan.inv_budget / max(1.0, plan.chunk_matches * plan.est_rounds))
+    checked_chunks = (
+        max(1, math.ceil(plan.inv_budget / max(1.0, plan.chunk_matches * plan.est_rounds)))
+        if plan.inv_budget
+        else -1  # none asked for
     )
     return ChunkTask(
         b.raw, b.path, b.sha256, b.players, b.bots, b.seed, first, count,
@@ -324,7 +326,9 @@ def run_check(
                     budget = sample
                 else:
                     why = "the reference engine plays every round anyway"
-            inv = opts.invariant_rounds or invariant_default(budget)
+            inv = opts.invariant_rounds
+            if inv is None:
+                inv = invariant_default(budget)
             plan = _Plan(len(plans), n, lineup, bots, base, why, budget, min(inv, budget))
             plan.pilot = pilot_matches(budget)
             plan.sized = why is None and opts.judge_rounds is None

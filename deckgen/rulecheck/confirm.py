@@ -70,7 +70,13 @@ def skilled_section(
     from deckgen.rulecheck.report import build_report
 
     opts = CheckOptions(
-        rounds=rounds, players=(players,), bots=(SKILLED,), seed=seed, workers=workers, fast=False
+        rounds=rounds,
+        players=(players,),
+        bots=(SKILLED,),
+        seed=seed,
+        workers=workers,
+        fast=False,
+        invariant_rounds=0,  # the check itself ran them: here only the figures count
     )
     section: dict[str, Any] = build_report(run_check(spec, opts))["players"][str(players)]
     return section

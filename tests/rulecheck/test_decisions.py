@@ -113,3 +113,13 @@ def test_the_partnership_clause_is_no_warning_where_nobody_has_a_partner() -> No
     report = build_report(result)
     texts = [w["message"] for w in report["warnings"]]
     assert not any("setup.teams" in t for t in texts), texts
+
+
+def test_no_invariant_rounds_when_asked_for_none() -> None:
+    # the confirmation with skilled players asks for none: the check itself ran them
+    spec = load_rules("two-player")
+    opts = CheckOptions(rounds=600, workers=1, fast=False, bots=("smart",), invariant_rounds=0)
+    (run,) = run_check(spec, opts).runs
+    assert run.judge.rounds >= 600
+    assert run.judge.invariant_rounds == 0
+    assert run.decisions is None
