@@ -52,7 +52,10 @@ JUDGE_MIN_TURNS = 20_000
 """... or this many turns, when that is fewer rounds (Mexican Train: about 200)."""
 INVARIANT_MIN = 400
 """The engine's invariant checks (and the decision counts) run on a tenth of the
-judge's rounds, at least this many."""
+judge's rounds, at least this many ..."""
+INVARIANT_MIN_TURNS = 8_000
+"""... or this many turns, when that is fewer rounds (400 rounds of a line game are
+about 8,000 turns; Mexican Train: about 80 rounds)."""
 MAX_ROUNDS = 10_000_000
 
 
@@ -203,10 +206,16 @@ def judge_default(rounds: int, turns_per_round: float | None = None) -> int:
     return max(floor, rounds // JUDGE_SHARE)
 
 
-def invariant_default(budget: int) -> int:
+def invariant_default(budget: int, turns_per_round: float | None = None) -> int:
     """Judge's rounds played with invariant checks: a tenth, at least
-    :data:`INVARIANT_MIN` (all of them when the judge plays fewer)."""
-    return min(budget, max(INVARIANT_MIN, budget // 10))
+    :data:`INVARIANT_MIN` rounds or :data:`INVARIANT_MIN_TURNS` turns, whichever is
+    fewer (``turns_per_round``: as the pilot chunk played them; the checks run after
+    every turn, so a game of long rounds is checked on as many turns as one of short
+    rounds), all of them when the judge plays fewer."""
+    floor = INVARIANT_MIN
+    if turns_per_round:
+        floor = min(INVARIANT_MIN, max(1, math.ceil(INVARIANT_MIN_TURNS / turns_per_round)))
+    return min(budget, max(floor, budget // 10))
 
 
 def pilot_matches(budget: int) -> int:
@@ -277,8 +286,8 @@ def _stalled(done: dict[int, PlayTally] | dict[int, list[PlayTally]], nxt: int, 
 
 def _ready(plan: _Plan) -> None:
     """Make the plan's fast engine here and play one match on it, before the workers
-    fork: each worker starts with it ready (numba's machine code is loaded once, in
-    this process, instead of once per worker)."""
+    fork: each worker starts with its code ready (numba's machine code is loaded once,
+    in this process, instead of once per worker)."""
     import numpy as np
 
     c = plan.base
@@ -338,12 +347,15 @@ def run_check(
         import numpy.random  # noqa: F401  (once here, not once per forked worker)
 
     fast_rounds = opts.rounds * sum(1 for p in plans if p.why_not_fast is None)
+    readied: set[str] = set()
     for plan in plans:  # numba's start (about 0.4 s) pays off from a few 10,000 rounds
         if plan.why_not_fast is None:
             chosen = choose(spec, tables_for(plan.base), plan.bots, fast_rounds // max(1, workers))
             assert chosen is not None
             plan.engine = chosen.name
-            _ready(plan)
+            if chosen.name not in readied:  # its machine code serves every player count
+                readied.add(chosen.name)
+                _ready(plan)
     m = spec.params.match
     fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
     with _executor(workers) as pool:
@@ -365,7 +377,7 @@ def run_check(
             if plan.sized and pilot.rounds:  # long rounds: judged on turns, not rounds
                 plan.ref_budget = min(plan.ref_budget, judge_default(opts.rounds, pilot.turns.mean))
                 if opts.invariant_rounds is None:
-                    plan.inv_budget = invariant_default(plan.ref_budget)
+                    plan.inv_budget = invariant_default(plan.ref_budget, pilot.turns.mean)
                 plan.inv_budget = min(plan.inv_budget, plan.ref_budget)
                 # the invariant checks begin after the pilot
                 plan.ref_budget = max(plan.ref_budget, pilot.rounds + plan.inv_budget)
