@@ -4,7 +4,9 @@ Shows: a tarot deck whose imprint carries the short rules of a rules file builds
 ``--preset meinspiel`` (the short rules are chosen for MeinSpiel's smaller card, not
 the tarot card the file names); a build resolves its preset once, fits the imprint's
 text once (choosing the short rules draws nothing) and parses ``cards.pdf`` once for
-the preview and the preflight together; nothing below the plan reads the deck file.
+the preview and the preflight together: pdfium once for both, pikepdf once for every
+print stage (geometry, CMYK and PDF/X, the vendor's files, the proof, the preflight),
+with and without a print shop; nothing below the plan reads the deck file.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def test_a_build_fits_the_imprint_once_and_parses_cards_pdf_once(
     )
 
 
-def test_tarot_deck_with_short_rules_builds_for_meinspiel_resolving_the_preset_once(
+def test_tarot_deck_builds_for_meinspiel_resolving_the_preset_and_opening_cards_pdf_once(
     tarot: Path, tmp_path: Path, counted: Counter[str]
 ) -> None:
     built = build_deck(tarot, tmp_path / "ms", profile="meinspiel")
@@ -153,7 +155,14 @@ def test_tarot_deck_with_short_rules_builds_for_meinspiel_resolving_the_preset_o
         "CMYK conversion, PDF/X, the fronts and backs files, the proof and the preflight "
         "should all work on one open document"
     )
-    assert (tmp_path / "ms" / "preview.png").is_file()
+    for made in ("preview.png", "fronts.pdf", "backs.pdf", "proof.pdf", "preflight.json"):
+        assert (tmp_path / "ms" / made).is_file(), f"{made} was not made"
+    # the preview draws the cards as drawn (sRGB); the preflight reads the CMYK file
+    # that is delivered: two different files, each parsed once
+    assert counted["cards.pdf parsed (pdfium)"] == 2, (
+        f"cards.pdf was parsed {counted['cards.pdf parsed (pdfium)']} times by pdfium: once "
+        "drawn (the preview) and once converted to CMYK (the preflight) expected"
+    )
     card = built.manifest["card"]
     assert (card["width_mm"], card["height_mm"]) == (59.0, 91.0), "made to MeinSpiel's card"
     assert built.manifest["preset"] == "meinspiel"
