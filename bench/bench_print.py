@@ -58,6 +58,7 @@ def _labels() -> list[str]:
 def main() -> None:
     from deckgen.prepress.calibration import write_calibration
     from deckgen.prepress.cardfiles import split_cards
+    from deckgen.prepress.cardpages import open_card_pdfs
     from deckgen.prepress.cmyk import convert_pdf
     from deckgen.prepress.imposition import SheetOptions, impose_sheets
     from deckgen.prepress.pdfout import save_pdf
@@ -128,7 +129,9 @@ def main() -> None:
         def split() -> None:
             shutil.rmtree(per_card, ignore_errors=True)
             split_cards(
-                cards, back, [per_card / f"{i:03d}.pdf" for i in range(93)], per_card / "back.pdf"
+                open_card_pdfs(cards, back),
+                [per_card / f"{i:03d}.pdf" for i in range(93)],
+                per_card / "back.pdf",
             )
 
         t_split = _timed(split, rounds=1)

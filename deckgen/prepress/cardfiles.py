@@ -1,6 +1,7 @@
 """Per-card PDF files and the back/front interleaved PDF that print-on-demand shops want.
 
-Takes the deck build's ``cards.pdf`` and ``back.pdf``; gives
+Takes the deck build's ``cards.pdf`` and ``back.pdf`` as the caller opened them
+(:class:`~deckgen.prepress.cardpages.CardPdfs`, geometry checked); gives
 
 - :func:`split_cards`: one PDF per card (and one for the back), each page the card
   plus bleed with MediaBox = BleedBox = the page and TrimBox = the card (MeinSpiel),
@@ -18,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
+from deckgen.prepress.cardpages import CardPdfs, box, pt
 from deckgen.prepress.marks import crop_marks_ops, registration_resources
 from deckgen.prepress.pdfout import save_pdf
 from deckgen.prepress.sheetlayout import SheetLayout
@@ -95,8 +96,7 @@ def _single(src: pikepdf.Pdf, index: int, *, marks: bool, cmyk: bool) -> pikepdf
 
 
 def split_cards(
-    cards_pdf: Path,
-    back_pdf: Path,
+    pdfs: CardPdfs,
     targets: Sequence[Path],
     back_target: Path,
     *,
@@ -105,14 +105,12 @@ def split_cards(
     finish: Callable[[pikepdf.Pdf, Path], None] | None = None,
     reporter: Reporter | None = None,
 ) -> list[Path]:
-    """Write page i of ``cards_pdf`` to ``targets[i]`` and the back to ``back_target``.
+    """Write page i of ``pdfs.cards`` to ``targets[i]`` and the back to ``back_target``.
 
     ``finish(pdf, target)`` is called on each single-card document before it is saved
     (to add an output intent and its own metadata, for example).
     """
-    cards = open_card_pdf(cards_pdf, what="card PDF")
-    back = open_card_pdf(back_pdf, what="back PDF")
-    deck_geometry(cards, back, cards_name=cards_pdf.name)
+    cards, back = pdfs.cards, pdfs.back
     if len(targets) != len(cards.pages):
         raise ValueError(f"{len(targets)} file names for {len(cards.pages)} cards")
     cmyk = colour_space == "cmyk"
@@ -161,8 +159,7 @@ def _repeat(out: pikepdf.Pdf, page: pikepdf.Page) -> None:
 
 
 def fronts_and_backs(
-    cards_pdf: Path,
-    back_pdf: Path,
+    pdfs: CardPdfs,
     fronts: Sequence[int],
     backs: Sequence[int | None],
     count: int,
@@ -171,8 +168,8 @@ def fronts_and_backs(
     *,
     finish: Callable[[pikepdf.Pdf, Path], None] | None = None,
 ) -> tuple[Path, Path]:
-    """Two PDFs of ``count`` pages each: the fronts (page ``fronts[i]`` of ``cards_pdf``)
-    and the backs (page ``backs[i]`` of ``cards_pdf``, or the common back for ``None``),
+    """Two PDFs of ``count`` pages each: the fronts (page ``fronts[i]`` of ``pdfs.cards``)
+    and the backs (page ``backs[i]`` of ``pdfs.cards``, or the common back for ``None``),
     then white pages on both up to ``count``. ``finish(pdf, target)`` is called on each
     before it is saved."""
     import pikepdf
@@ -181,9 +178,7 @@ def fronts_and_backs(
         raise ValueError(f"{len(fronts)} fronts but {len(backs)} backs")
     if count < len(fronts):
         raise ValueError(f"{len(fronts)} cards do not fit in {count}")
-    cards = open_card_pdf(cards_pdf, what="card PDF")
-    back = open_card_pdf(back_pdf, what="back PDF")
-    deck_geometry(cards, back, cards_name=cards_pdf.name)
+    cards, back = pdfs.cards, pdfs.back
     written = []
     for pages, target in ((list(fronts), fronts_target), (list(backs), backs_target)):
         out = pikepdf.new()
@@ -205,8 +200,7 @@ def fronts_and_backs(
 
 
 def interleave_back_front(
-    cards_pdf: Path,
-    back_pdf: Path,
+    pdfs: CardPdfs,
     target: Path,
     *,
     finish: Callable[[pikepdf.Pdf, Path], None] | None = None,
@@ -214,9 +208,7 @@ def interleave_back_front(
     """One PDF with pages back, front, back, front ... in deck order."""
     import pikepdf
 
-    cards = open_card_pdf(cards_pdf, what="card PDF")
-    back = open_card_pdf(back_pdf, what="back PDF")
-    deck_geometry(cards, back, cards_name=cards_pdf.name)
+    cards, back = pdfs.cards, pdfs.back
     out = pikepdf.new()
     out.pages.append(back.pages[0])
     first_back = out.pages[0]

@@ -4,13 +4,16 @@ Takes ``cards.pdf`` (one page per card: the card plus bleed, TrimBox = the card)
 ``back.pdf`` (one page, same geometry); gives :class:`CardGeometry` (trim size and
 bleed in mm, checked to be the same on every page) and, for imposition, each page as
 a form XObject copied into a target PDF so that a card drawn many times is stored
-once.
+once. :func:`open_card_pdfs` opens both once as :class:`CardPdfs`: the print step
+hands that one open pair to every stage below it (CMYK conversion, PDF/X, the
+vendor's files, the proof, the preflight), so a build parses each file once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 from deckgen.errors import InputError
@@ -69,12 +72,15 @@ def page_geometry(page: pikepdf.Page, *, where: str) -> CardGeometry:
     return CardGeometry(round(mm(tx1 - tx0), 3), round(mm(ty1 - ty0), 3), round(mm(min(bleeds)), 3))
 
 
-def open_card_pdf(path: Path, *, what: str) -> pikepdf.Pdf:
-    """Open a card PDF, turning a missing or broken file into an InputError."""
+def open_card_pdf(path: Path, *, what: str, in_memory: bool = False) -> pikepdf.Pdf:
+    """Open a card PDF, turning a missing or broken file into an InputError.
+
+    ``in_memory``: read the whole file first (the file may then be replaced, even by
+    this document saved again, while it is open)."""
     import pikepdf
 
     try:
-        return pikepdf.open(path)
+        return pikepdf.open(path, allow_overwriting_input=in_memory)
     except FileNotFoundError:
         raise InputError(
             f"{what} '{path}' does not exist", fix="run `deckgen deck build` first"
@@ -105,3 +111,53 @@ def deck_geometry(cards: pikepdf.Pdf, back: pikepdf.Pdf, *, cards_name: str) -> 
             "the back is not the same size as the cards", where="back.pdf", fix="rebuild"
         )
     return first
+
+
+@dataclass(frozen=True)
+class CardPdfs:
+    """``cards.pdf`` and ``back.pdf`` open in pikepdf, with the geometry they share.
+
+    One parse of each file for every stage that reads them; a stage that changes the
+    documents (the CMYK conversion) changes them here, and the stages after it read
+    the changed documents (and the files: a stage that saves them saves these).
+    Stages that copy pages from them save their own files before the pair is closed.
+    """
+
+    cards: pikepdf.Pdf
+    back: pikepdf.Pdf
+    geometry: CardGeometry
+    cards_path: Path
+    back_path: Path
+
+    def close(self) -> None:
+        self.cards.close()
+        self.back.close()
+
+    def __enter__(self) -> CardPdfs:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_card_pdfs(cards_pdf: Path, back_pdf: Path) -> CardPdfs:
+    """Open both card PDFs once (read into memory, so that the files may be replaced
+    while they are open) and check their geometry."""
+    cards = open_card_pdf(cards_pdf, what="card PDF", in_memory=True)
+    try:
+        back = open_card_pdf(back_pdf, what="back PDF", in_memory=True)
+    except BaseException:
+        cards.close()
+        raise
+    try:
+        geometry = deck_geometry(cards, back, cards_name=cards_pdf.name)
+    except BaseException:
+        cards.close()
+        back.close()
+        raise
+    return CardPdfs(cards, back, geometry, cards_pdf, back_pdf)

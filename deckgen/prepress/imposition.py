@@ -1,6 +1,7 @@
 """Imposing card PDFs onto sheets of paper: fronts n-up with marks, then their backs.
 
-Takes the deck build's ``cards.pdf`` and ``back.pdf`` and the sheet options (paper,
+Takes the deck build's ``cards.pdf`` and ``back.pdf`` (paths, or the pair a build has
+open: :class:`~deckgen.prepress.cardpages.CardPdfs`) and the sheet options (paper,
 duplex flip, marks, back offset); gives a PDF whose pages are: fronts sheet 1, backs
 sheet 1, fronts sheet 2, backs sheet 2 ... Every card page is placed by reference as a
 form XObject, so each card (and each picture in it) is stored once however often it is
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from deckgen.errors import InputError, did_you_mean
-from deckgen.prepress.cardpages import box, deck_geometry, open_card_pdf, pt
+from deckgen.prepress.cardpages import CardPdfs, box, open_card_pdfs, pt
 from deckgen.prepress.marks import crop_marks_ops, cut_lines_ops, registration_resources
 from deckgen.prepress.presets import PAPER_SIZES_MM
 from deckgen.prepress.sheetlayout import SheetLayout, compute_layout
@@ -95,16 +96,27 @@ def impose_sheets(
 
     Gives the document in memory; save it with :func:`deckgen.prepress.pdfout.save_pdf`.
     """
+    pdfs = open_card_pdfs(cards_pdf, back_pdf)
+    return impose_card_pdfs(pdfs, options, pages=pages, reporter=reporter)
+
+
+def impose_card_pdfs(
+    pdfs: CardPdfs,
+    options: SheetOptions,
+    *,
+    pages: Sequence[int] | None = None,
+    reporter: Reporter | None = None,
+) -> ImposedSheets:
+    """:func:`impose_sheets` of card PDFs the caller has open (a build's one open pair);
+    save the result before closing ``pdfs``."""
     import pikepdf
 
-    cards = open_card_pdf(cards_pdf, what="card PDF")
-    back = open_card_pdf(back_pdf, what="back PDF")
-    geo = deck_geometry(cards, back, cards_name=cards_pdf.name)
+    cards, back, geo = pdfs.cards, pdfs.back, pdfs.geometry
     layout = layout_for((geo.card_w_mm, geo.card_h_mm), geo.bleed_mm, options)
     order = list(range(len(cards.pages))) if pages is None else list(pages)
     for index in order:
         if not 0 <= index < len(cards.pages):
-            raise InputError(f"card page {index + 1} does not exist", where=str(cards_pdf))
+            raise InputError(f"card page {index + 1} does not exist", where=str(pdfs.cards_path))
 
     out = pikepdf.new()
     forms: dict[int, pikepdf.Object] = {}

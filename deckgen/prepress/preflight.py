@@ -37,6 +37,7 @@ import ctypes
 import json
 import math
 from collections.abc import Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -659,11 +660,14 @@ def preflight_pdf(
     *,
     report: PreflightReport | None = None,
     parsed: Any = None,
+    opened: pikepdf.Pdf | None = None,
 ) -> PreflightReport:
     """Check every page of ``path``; ``labels[i]`` names the card on page ``i + 1``.
 
     ``parsed``: the file's bytes already parsed by pypdfium2 (a ``PdfDocument`` of the
     very bytes on disk, as the build drew them), used instead of parsing it again.
+    ``opened``: the file as pikepdf already has it open (the document those bytes were
+    saved from), read instead of opening it again.
     """
     import pikepdf
     import pypdfium2 as pdfium
@@ -672,7 +676,7 @@ def preflight_pdf(
     ink_cache: dict[tuple[int, int], float] = {}
     doc = parsed if parsed is not None else pdfium.PdfDocument(str(path))
     try:
-        with pikepdf.open(path) as pdf:
+        with nullcontext(opened) if opened is not None else pikepdf.open(path) as pdf:
             for index in range(len(doc)):
                 card = labels[index] if index < len(labels) else f"page {index + 1}"
                 missing = [

@@ -36,6 +36,7 @@ from deckgen.prepress.sourcedate import pdf_date
 from deckgen.progress import CollectingReporter, Reporter
 
 if TYPE_CHECKING:
+    from deckgen.prepress.cardpages import CardPdfs
     from deckgen.prepress.contract import RuleBreak
     from deckgen.prepress.picturecheck import PictureCheck
 
@@ -232,24 +233,46 @@ def make_print_outputs(
     ``parsed``: ``cards.pdf`` and ``back.pdf`` as the build already parsed them
     (:class:`deckgen.deck.render.ParsedPdf`); the preflight reads those while the
     files are unchanged (an sRGB job) instead of parsing them again.
+
+    pikepdf opens each of the two files once (:class:`~deckgen.prepress.cardpages.
+    CardPdfs`); every step below reads and changes that one open pair.
     """
+    from deckgen.prepress.cardpages import open_card_pdfs
+
+    with open_card_pdfs(folder / "cards.pdf", folder / "back.pdf") as pdfs:
+        return _make_outputs(
+            folder,
+            labels,
+            options,
+            pdfs,
+            reporter=reporter or CollectingReporter(),
+            pictures=pictures,
+            parsed=parsed,
+        )
+
+
+def _make_outputs(
+    folder: Path,
+    labels: Sequence[str],
+    options: PrintOptions,
+    pdfs: CardPdfs,
+    *,
+    reporter: Reporter,
+    pictures: Sequence[PictureCheck] | None,
+    parsed: Mapping[str, Any] | None,
+) -> PrintResult:
+    """:func:`make_print_outputs` on the card PDFs opened once (``pdfs``)."""
     import pikepdf
 
-    from deckgen.prepress.cardpages import deck_geometry, open_card_pdf
     from deckgen.prepress.pdfout import save_pdf
 
-    reporter = reporter or CollectingReporter()
     cards_pdf, back_pdf = folder / "cards.pdf", folder / "back.pdf"
     result = PrintResult(cmyk=wants_cmyk(options))
     preset = options.preset
     outputs = planned_outputs(options)
-    with (
-        open_card_pdf(cards_pdf, what="card PDF") as cards,
-        open_card_pdf(back_pdf, what="back PDF") as back,
-    ):
-        geometry = deck_geometry(cards, back, cards_name="cards.pdf")
-        pages = len(cards.pages)
-        found_title = cards.docinfo.get("/Title")
+    geometry = pdfs.geometry
+    pages = len(pdfs.cards.pages)
+    found_title = pdfs.cards.docinfo.get("/Title")
     title = str(found_title) if found_title is not None else "deckgen cards"
     if pages != len(labels):
         raise ValueError(f"{len(labels)} labels for {pages} card pages")
@@ -286,13 +309,14 @@ def make_print_outputs(
         note = preset.size_note(len(upload[0]))
         if note is not None:
             reporter.warn(note)
+    opened = ((cards_pdf, pdfs.cards), (back_pdf, pdfs.back))
     if result.cmyk:
-        from deckgen.prepress.cmyk import convert_pdf
+        from deckgen.prepress.cmyk import convert_document
 
         reporter.start("converting to CMYK", 2)
         max_ink = preset.max_ink_percent if preset else None
-        for path in (cards_pdf, back_pdf):
-            converted = convert_pdf(path, path, profile=profile, max_ink_percent=max_ink)
+        for path, document in opened:
+            converted = convert_document(document, profile=profile, max_ink_percent=max_ink)
             for problem in converted.left_rgb:
                 reporter.warn(f"{path.name}: {problem}")
             reporter.advance()
@@ -324,11 +348,10 @@ def make_print_outputs(
 
     titles[cards_pdf] = f"{deck_name}: card fronts"
     titles[back_pdf] = f"{deck_name}: card back"
-    if result.cmyk:
-        for path in (cards_pdf, back_pdf):
-            with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-                finish(pdf, path)
-                save_pdf(pdf, path)
+    if result.cmyk:  # converted in memory: saved once, finished
+        for path, document in opened:
+            finish(document, path)
+            save_pdf(document, path)
         result.pdfx = flavour
 
     if "card-pdfs" in outputs:
@@ -343,8 +366,7 @@ def make_print_outputs(
             )
         titles[back_target] = f"{deck_name}: card back"
         written = split_cards(
-            cards_pdf,
-            back_pdf,
+            pdfs,
             targets,
             back_target,
             crop_marks=preset.crop_marks if preset else False,
@@ -365,8 +387,7 @@ def make_print_outputs(
         titles[fronts_target] = f"{deck_name}: card fronts for {preset.name}, {count} pages{extra}"
         titles[backs_target] = f"{deck_name}: card backs for {preset.name}, {count} pages{extra}"
         fronts_and_backs(
-            cards_pdf,
-            back_pdf,
+            pdfs,
             fronts,
             backs,
             count,
@@ -389,17 +410,17 @@ def make_print_outputs(
 
         name = f"{preset.interleaved_file if preset else 'deck-back-front'}.pdf"
         titles[folder / name] = f"{deck_name}: backs and fronts, each back before its front"
-        interleave_back_front(cards_pdf, back_pdf, folder / name, finish=finish)
+        interleave_back_front(pdfs, folder / name, finish=finish)
         result.files.append(PrintFile(name, "back-front-pdf", 2 * pages))
 
     if "sheets" in outputs:
         from deckgen.prepress.calibration import write_calibration
-        from deckgen.prepress.imposition import impose_sheets
+        from deckgen.prepress.imposition import impose_card_pdfs
 
         sheet_options = _sheet_options(
             options, (geometry.card_w_mm, geometry.card_h_mm), geometry.bleed_mm
         )
-        imposed = impose_sheets(cards_pdf, back_pdf, sheet_options, reporter=reporter)
+        imposed = impose_card_pdfs(pdfs, sheet_options, reporter=reporter)
         duplex = "DuplexFlipLongEdge" if sheet_options.duplex == "long" else "DuplexFlipShortEdge"
         imposed.pdf.Root.ViewerPreferences.Duplex = pikepdf.Name("/" + duplex)
         titles[folder / "sheets.pdf"] = f"{deck_name}: sheets for duplex printing"
@@ -447,9 +468,20 @@ def make_print_outputs(
             found = unchanged.get(name)
             return found.document if found is not None else None
 
-        report = preflight_pdf(cards_pdf, _card_names(labels), rules, parsed=shared("cards.pdf"))
         report = preflight_pdf(
-            back_pdf, ["the back"], rules, report=report, parsed=shared("back.pdf")
+            cards_pdf,
+            _card_names(labels),
+            rules,
+            parsed=shared("cards.pdf"),
+            opened=pdfs.cards,
+        )
+        report = preflight_pdf(
+            back_pdf,
+            ["the back"],
+            rules,
+            report=report,
+            parsed=shared("back.pdf"),
+            opened=pdfs.back,
         )
         if preset is not None and preset.card_size_required:
             _check_size(preset, geometry.card_w_mm, geometry.card_h_mm, geometry.bleed_mm, report)
@@ -477,7 +509,7 @@ def make_print_outputs(
 
             result.broken = enforce(report, preset, force=options.force, reporter=reporter)
     if outputs and preset is not None:
-        _write_proof(folder, labels, options, result, deck_name, created)
+        _write_proof(folder, labels, options, result, deck_name, created, pdfs)
     return result
 
 
@@ -488,6 +520,7 @@ def _write_proof(
     result: PrintResult,
     deck_name: str,
     created: str | None,
+    pdfs: CardPdfs,
 ) -> None:
     """``proof.pdf``: every card, the back, trim and safe lines, the count, the checks."""
     from deckgen.prepress.pdfout import save_pdf
@@ -508,9 +541,7 @@ def _write_proof(
     target = folder / "proof.pdf"
     words = TEXT.get(options.language, TEXT["en"])
     title = f"{deck_name}: {words['title']}"
-    with proof_document(
-        folder / "cards.pdf", folder / "back.pdf", facts, preset, result.preflight
-    ) as pdf:
+    with proof_document(pdfs, facts, preset, result.preflight) as pdf:
         if "/OutputIntents" in pdf.Root:
             del pdf.Root["/OutputIntents"]
         from deckgen.prepress.pdfx import set_metadata

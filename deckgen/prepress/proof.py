@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckgen.units import PT_PER_MM
@@ -30,6 +29,7 @@ from deckgen.units import PT_PER_MM
 if TYPE_CHECKING:
     import pikepdf
 
+    from deckgen.prepress.cardpages import CardPdfs
     from deckgen.prepress.preflight import PreflightReport
     from deckgen.prepress.presets import VendorPreset
 
@@ -341,20 +341,16 @@ def _overlay(
 
 
 def proof_document(
-    cards_pdf: Path,
-    back_pdf: Path,
+    pdfs: CardPdfs,
     facts: ProofFacts,
     preset: VendorPreset,
     report: PreflightReport | None,
 ) -> pikepdf.Pdf:
-    """The proof page as a pikepdf document (the caller adds metadata and saves it)."""
+    """The proof page of the open card PDFs ``pdfs`` as a pikepdf document (the caller
+    adds metadata and saves it, before it closes ``pdfs``)."""
     import pikepdf
 
-    from deckgen.prepress.cardpages import deck_geometry, open_card_pdf
-
-    cards = open_card_pdf(cards_pdf, what="card PDF")
-    back = open_card_pdf(back_pdf, what="back PDF")
-    geo = deck_geometry(cards, back, cards_name=cards_pdf.name)
+    cards, back, geo = pdfs.cards, pdfs.back, pdfs.geometry
     page = (geo.page_w_mm * PT_PER_MM, geo.page_h_mm * PT_PER_MM)
     if len(cards.pages) != len(facts.labels):
         raise ValueError(f"{len(facts.labels)} labels for {len(cards.pages)} cards")

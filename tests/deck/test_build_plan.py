@@ -4,11 +4,14 @@ Shows: a tarot deck whose imprint carries the short rules of a rules file builds
 ``--preset meinspiel`` (the short rules are chosen for MeinSpiel's smaller card, not
 the tarot card the file names); a build resolves its preset once, fits the imprint's
 text once (choosing the short rules draws nothing) and parses ``cards.pdf`` once for
-the preview and the preflight together; nothing below the plan reads the deck file.
+the preview and the preflight together: pdfium once for both, pikepdf once for every
+print stage (geometry, CMYK and PDF/X, the vendor's files, the proof, the preflight),
+with and without a print shop; nothing below the plan reads the deck file.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +44,20 @@ def _imprint_text(pdf: Path) -> str:
 
     reader = PdfReader(pdf)
     return reader.pages[len(reader.pages) - 1].extract_text()
+
+
+def _is_cards_pdf(source: Any) -> bool:
+    """A path named ``cards.pdf``, or a stream or bytes of the drawn card fronts."""
+    import io
+
+    if isinstance(source, str | Path):
+        return Path(source).name == "cards.pdf"
+    if isinstance(source, io.BytesIO):
+        source = source.getvalue()
+    if isinstance(source, bytes | bytearray):
+        # the title of cards.pdf, not that of the vendor's fronts file ("card fronts for")
+        return source.startswith(b"%PDF") and re.search(rb"card fronts(?! for)", source) is not None
+    return False
 
 
 @pytest.fixture
@@ -83,10 +100,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
                 counts["cards.pdf parsed (pdfium)"] += 1
             super().__init__(source, *args, **kwargs)
 
-    real_open = pikepdf.open
+    real_open = pikepdf.Pdf.open  # pikepdf.open is the same function
 
     def pike_open(source: Any, *args: Any, **kwargs: Any) -> Any:
-        if Path(str(source)).name == "cards.pdf":
+        if _is_cards_pdf(source):
             counts["cards.pdf opened (pikepdf)"] += 1
         return real_open(source, *args, **kwargs)
 
@@ -99,6 +116,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
             monkeypatch.setattr(module, "load_preset", load)
     monkeypatch.setattr(pdfium, "PdfDocument", Document)
     monkeypatch.setattr(pikepdf, "open", pike_open)
+    monkeypatch.setattr(pikepdf.Pdf, "open", staticmethod(pike_open))
     yield counts
     textfit.fit_in.cache_clear()
 
@@ -118,16 +136,32 @@ def test_a_build_fits_the_imprint_once_and_parses_cards_pdf_once(
         f"cards.pdf was parsed {counted['cards.pdf parsed (pdfium)']} times by pdfium: the "
         "preview and the preflight should share one parse"
     )
-    # geometry of the print step, and the preflight's colour operators
-    assert counted["cards.pdf opened (pikepdf)"] <= 2
+    assert counted["cards.pdf opened (pikepdf)"] == 1, (
+        f"cards.pdf was opened {counted['cards.pdf opened (pikepdf)']} times by pikepdf: "
+        "the print step's geometry and the preflight should share one open document"
+    )
 
 
-def test_tarot_deck_with_short_rules_builds_for_meinspiel_resolving_the_preset_once(
+def test_tarot_deck_builds_for_meinspiel_resolving_the_preset_and_opening_cards_pdf_once(
     tarot: Path, tmp_path: Path, counted: Counter[str]
 ) -> None:
-    built = build_deck(tarot, tmp_path / "ms", profile="meinspiel", preview=False)
+    built = build_deck(tarot, tmp_path / "ms", profile="meinspiel")
     assert counted["preset loaded"] == 1, (
         f"the preset was loaded {counted['preset loaded']} times; the plan resolves it once"
+    )
+    opened = counted["cards.pdf opened (pikepdf)"]
+    assert opened == 1, (
+        f"cards.pdf was opened {opened} times by pikepdf in a MeinSpiel build: its geometry, "
+        "CMYK conversion, PDF/X, the fronts and backs files, the proof and the preflight "
+        "should all work on one open document"
+    )
+    for made in ("preview.png", "fronts.pdf", "backs.pdf", "proof.pdf", "preflight.json"):
+        assert (tmp_path / "ms" / made).is_file(), f"{made} was not made"
+    # the preview draws the cards as drawn (sRGB); the preflight reads the CMYK file
+    # that is delivered: two different files, each parsed once
+    assert counted["cards.pdf parsed (pdfium)"] == 2, (
+        f"cards.pdf was parsed {counted['cards.pdf parsed (pdfium)']} times by pdfium: once "
+        "drawn (the preview) and once converted to CMYK (the preflight) expected"
     )
     card = built.manifest["card"]
     assert (card["width_mm"], card["height_mm"]) == (59.0, 91.0), "made to MeinSpiel's card"

@@ -102,10 +102,17 @@ def test_per_card_file_marks_are_registration(
     meinspiel_deck: tuple[Path, Path], tmp_path: Path
 ) -> None:
     from deckgen.prepress.cardfiles import split_cards
+    from deckgen.prepress.cardpages import open_card_pdfs
 
     cards, back = meinspiel_deck
     targets = [tmp_path / f"{i:03d}.pdf" for i in range(30)]
-    split_cards(cards, back, targets, tmp_path / "back.pdf", crop_marks=True, colour_space="cmyk")
+    split_cards(
+        open_card_pdfs(cards, back),
+        targets,
+        tmp_path / "back.pdf",
+        crop_marks=True,
+        colour_space="cmyk",
+    )
     with pikepdf.open(targets[0]) as pdf:
         page = pdf.pages[0]
         lines = _stroked_lines(pdf, page)

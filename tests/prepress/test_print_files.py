@@ -9,6 +9,7 @@ from PIL import Image
 from pypdf import PageObject, PdfReader
 
 from deckgen.prepress.cardfiles import interleave_back_front, split_cards
+from deckgen.prepress.cardpages import open_card_pdfs
 from deckgen.prepress.presets import load_preset
 from deckgen.prepress.rasterize import PngJob, render_pngs
 from deckgen.progress import CollectingReporter
@@ -35,7 +36,9 @@ def test_meinspiel_per_card_files(meinspiel_deck: tuple[Path, Path], tmp_path: P
     targets = [
         tmp_path / preset.card_file_name(i + 1, label, "pdf") for i, label in enumerate(labels)
     ]
-    written = split_cards(cards, back, targets, tmp_path / preset.back_file_name("pdf"))
+    written = split_cards(
+        open_card_pdfs(cards, back), targets, tmp_path / preset.back_file_name("pdf")
+    )
     assert len(written) == 31
     names = sorted(p.name for p in tmp_path.glob("*.pdf"))
     assert names[:3] == ["001-cover.pdf", "002-0-0.pdf", "003-0-1.pdf"]
@@ -55,7 +58,7 @@ def test_meinspiel_per_card_files(meinspiel_deck: tuple[Path, Path], tmp_path: P
 def test_per_card_files_with_crop_marks(meinspiel_deck: tuple[Path, Path], tmp_path: Path) -> None:
     cards, back = meinspiel_deck
     targets = [tmp_path / f"{i:03d}.pdf" for i in range(30)]
-    split_cards(cards, back, targets, tmp_path / "back.pdf", crop_marks=True)
+    split_cards(open_card_pdfs(cards, back), targets, tmp_path / "back.pdf", crop_marks=True)
     page = PdfReader(targets[0]).pages[0]
     assert _box_mm(page, "mediabox") == (82.0, 114.0)
     assert _box_mm(page, "bleedbox") == (65.0, 97.0)
@@ -64,7 +67,7 @@ def test_per_card_files_with_crop_marks(meinspiel_deck: tuple[Path, Path], tmp_p
 
 def test_drivethrucards_back_front_order(deck7: tuple[Path, Path], tmp_path: Path) -> None:
     cards, back = deck7
-    out = interleave_back_front(cards, back, tmp_path / "deck-back-front.pdf")
+    out = interleave_back_front(open_card_pdfs(cards, back), tmp_path / "deck-back-front.pdf")
     reader = PdfReader(out)
     assert len(reader.pages) == 2 * 38
     labels = ["cover"] + [f"{a}-{b}" for a in range(8) for b in range(a, 8)] + ["imprint"]
