@@ -91,9 +91,7 @@ def load_check_report(path: str | Path, *, where: str = "option --check") -> dic
     """Read and validate a check report; gives its data (SpecError when it is not one)."""
     path = Path(path)
     fix = "pass the file written by `deckgen rules check --report FILE` (docs/rules-check.md)"
-    data = load_json(
-        path, what="check report", max_bytes=MAX_REPORT_BYTES, fix=fix, where=where
-    )
+    data = load_json(path, what="check report", max_bytes=MAX_REPORT_BYTES, fix=fix, where=where)
     if not isinstance(data, dict):
         raise SpecError("the check report is not a JSON object", where=f"{path} ({where})", fix=fix)
     validate(CheckReportFile, data, path=f"{path} ({where})", what="check report", fix=fix)

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from PIL import Image, ImageCms
 
 
-
 @dataclass
 class CmykResult:
     """What :func:`convert_pdf` converted, and what it could not."""

@@ -123,9 +123,7 @@ def _centres_match(sheets: Path, opts: SheetOptions, page_pair: int, cards_on_sh
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
-def test_backs_land_behind_fronts(
-    deck7: tuple[Path, Path], tmp_path: Path, duplex: Duplex
-) -> None:
+def test_backs_land_behind_fronts(deck7: tuple[Path, Path], tmp_path: Path, duplex: Duplex) -> None:
     cards, back = deck7
     opts = SheetOptions(paper="A4", duplex=duplex, bleed_mm=1.0)
     result = impose_sheets(cards, back, opts)

@@ -92,7 +92,9 @@ def test_larger_set_keeps_its_count_and_says_what_to_ask(tmp_path: Path) -> None
     make_deck_pdfs(tmp_path, labels, card_mm=(59.0, 91.0))
     reporter = CollectingReporter()
     make_print_outputs(
-        tmp_path, labels, PrintOptions(preset=load_preset("meinspiel"), force=True),
+        tmp_path,
+        labels,
+        PrintOptions(preset=load_preset("meinspiel"), force=True),
         reporter=reporter,
     )  # forced: the synthetic cards have no fonts to embed
     text = " ".join(reporter.warnings)
