@@ -3,12 +3,12 @@
 Takes a :class:`ChunkTask` (the rules file's data, player count, bots, seeds); gives a
 :class:`~deckgen.rulecheck.tally.PlayTally`: what only the reference engine tells
 (clauses, gaps, failures, decisions) match by match, and the statistics of the whole
-chunk at its end, its matches turned into the fast path's arrays
-(:class:`ChunkMatches`) and counted by :func:`~deckgen.rulecheck.tally.count_matches`,
-as the fast path's are. Match ``k`` of a run is played from the seed
-:func:`match_seed` ``(seed, k)``, so a chunk's result depends only on its own task,
-never on which worker ran it or how many there were; and any match the report names
-can be played again with ``deckgen rules play RULES --seed S``.
+chunk at its end, its matches turned into the fast path's arrays (:func:`matches_of`)
+and counted by :func:`~deckgen.rulecheck.tally.count_matches`, as the fast path's
+are. Match ``k`` of a run is played from the seed :func:`match_seed` ``(seed, k)``,
+so a chunk's result depends only on its own task, never on which worker ran it or how
+many there were; and any match the report names can be played again with
+``deckgen rules play RULES --seed S``.
 """
 
 from __future__ import annotations
@@ -16,19 +16,17 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from deckgen.engine import Engine, InvariantError, MatchResult, RoundResult, make_bots, play_match
-from deckgen.engine.backends.rounds import Rounds, rounds_of
+from deckgen.engine.backends.matches import Matches
+from deckgen.engine.backends.rounds import rounds_of
 from deckgen.engine.players import Player
 from deckgen.engine.tables import Tables
 from deckgen.rulecheck.decisions import Counting, DecisionCount, count_match
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.tally import Failure, PlayTally, count_matches
 from deckgen.rulespec import RuleSpec, rules_from_data
-
-if TYPE_CHECKING:
-    from deckgen.engine.backends.arrays import Flags, Ints
 
 SEED_STRIDE = 10_000_000
 """Match ``k`` of a run with seed ``s`` is played from ``s * SEED_STRIDE + k``."""
@@ -92,28 +90,19 @@ def tables_for(task: ChunkTask) -> Tables:
     return engine_for(task).t
 
 
-@dataclass
-class ChunkMatches:
-    """A chunk's matches of the reference engine as the fast path's arrays (what
-    :class:`~deckgen.rulecheck.tally.MatchBatch` reads), made once per chunk."""
+def matches_of(played: list[MatchResult], sides: int) -> Matches:
+    """The reference engine's matches (each of at least one round) as the fast path's
+    arrays, made once per chunk: every round (:func:`rounds_of`), its match and who won
+    each match."""
+    import numpy as np
 
-    rounds: Rounds
-    match_of: Ints
-    count: int
-    winners: Flags
-
-    @staticmethod
-    def of(matches: list[MatchResult], sides: int) -> ChunkMatches:
-        """``matches`` (each with at least one round) as arrays."""
-        import numpy as np
-
-        results: list[RoundResult] = [r for m in matches for r in m.rounds]
-        per = [len(m.rounds) for m in matches]
-        winners = np.zeros((len(matches), sides), dtype=bool)
-        for i, m in enumerate(matches):
-            winners[i, list(m.winners)] = True
-        match_of = np.repeat(np.arange(len(matches), dtype=np.int64), per)
-        return ChunkMatches(rounds_of(results, sides), match_of, len(matches), winners)
+    results: list[RoundResult] = [r for m in played for r in m.rounds]
+    per = [len(m.rounds) for m in played]
+    winners = np.zeros((len(played), sides), dtype=bool)
+    for i, m in enumerate(played):
+        winners[i, list(m.winners)] = True
+    match_of = np.repeat(np.arange(len(played), dtype=np.int64), per)
+    return Matches(rounds_of(results, sides), match_of, len(played), winners)
 
 
 def run_chunk(task: ChunkTask) -> PlayTally:
@@ -152,5 +141,5 @@ def run_chunk(task: ChunkTask) -> PlayTally:
             count_match(counting, sum(r.turns for r in result.rounds), tally.decisions)
             tally.decisions.rounds += len(result.rounds)
     if played:
-        count_matches(tally, ChunkMatches.of(played, tally.sides), engine.t.side_of)
+        count_matches(tally, matches_of(played, tally.sides), engine.t.side_of)
     return tally
