@@ -1,28 +1,25 @@
-"""What the check counts from a batch of fast-path rounds beyond the statistics.
+"""The clauses the check counts from a batch of fast-path rounds.
 
 Takes the rounds of a batch of whole matches (numpy arrays of the fast path: how each
 round ended, its turns, draws, passes, winners and points, the match it belongs to)
-and the rules; adds to a :class:`~deckgen.rulecheck.tally.PlayTally` what the
-reference engine's tally counts round by round: the clauses that follow from those
-arrays (:func:`fast_clauses`), rounds that drained the stock, rounds ending in a tie
-for the lowest hand, the distribution of turns, and per match the lead changes and
-when the winner took the lead for good (as :func:`~deckgen.rulecheck.tally.lead_story`
-defines them). So clause coverage is counted over every round played, and never
-contradicts the fast path's own statistics.
+and the rules; adds to a :class:`~deckgen.rulecheck.tally.PlayTally` the clauses that
+follow from those arrays (:func:`fast_clauses`), as the reference engine's tally counts
+them round by round, and the rounds ending in a tie for the lowest hand (those that
+decided ``score.tie``). So clause coverage is counted over every round played, and
+never contradicts the fast path's own statistics (which
+:func:`~deckgen.rulecheck.tally.count_matches` counts, for both paths).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from deckgen.engine.backends.rounds import REPORTED, clause_bit
-from deckgen.rulecheck.feasibility import drawable_tiles
-from deckgen.rulecheck.stats import Mean, mean_of
-from deckgen.rulecheck.tally import PlayTally
+from deckgen.rulecheck.tally import MatchBatch, PlayTally
 from deckgen.rulespec import RuleSpec
 
 if TYPE_CHECKING:
-    from deckgen.engine.backends.arrays import Flags, Floats, Ints
+    from deckgen.engine.backends.arrays import Flags
     from deckgen.engine.backends.rounds import Rounds
 
 END_OUT, END_BLOCKED, END_RESERVE = 0, 1, 2
@@ -107,36 +104,17 @@ def clause_masks(spec: RuleSpec, players: int, rounds: Rounds, first: Flags) -> 
     return {cid: masks.get(cid, ~every) for cid in fast_clauses(spec)}
 
 
-class MatchBatch(Protocol):
-    """What :func:`count_batch` reads of a batch of whole matches (the fast path's
-    :class:`~deckgen.engine.backends.matches.Matches`)."""
-
-    @property
-    def rounds(self) -> Rounds: ...
-
-    @property
-    def match_of(self) -> Ints: ...
-
-    @property
-    def count(self) -> int: ...
-
-    @property
-    def winners(self) -> Flags: ...
-
-
 def count_batch(tally: PlayTally, spec: RuleSpec, ms: MatchBatch) -> None:
-    """Add the clause counts and the other round facts of a batch of matches to ``tally``.
+    """Add the clauses a batch of whole matches decided, and its ties, to ``tally``.
 
-    ``ms`` is the fast path's ``Matches``: ``rounds`` (arrays ``end``, ``turns``,
-    ``draws``, ``passes``, ``winners`` (rounds, sides), ``points`` (rounds, sides)),
-    ``match_of`` (each round's match, 0 .. ``count`` - 1; a match's rounds in playing
-    order), ``count`` and ``winners`` (matches, sides).
+    ``ms`` is the fast path's ``Matches``: ``rounds`` (arrays ``end``, ``draws``,
+    ``passes``, ``played``, ``winners`` (rounds, sides), ``clauses``), ``match_of``
+    (each round's match, 0 .. ``count`` - 1; a match's rounds in playing order).
     """
     import numpy as np
 
     rounds = ms.rounds
-    draws = np.asarray(rounds.draws)
-    first = np.zeros(len(draws), dtype=bool)
+    first = np.zeros(len(rounds.end), dtype=bool)
     first[np.unique(np.asarray(ms.match_of), return_index=True)[1]] = True
     masks = clause_masks(spec, tally.players, rounds, first)
     for cid, mask in masks.items():
@@ -145,68 +123,3 @@ def count_batch(tally: PlayTally, spec: RuleSpec, ms: MatchBatch) -> None:
             tally.clause_rounds[cid] = tally.clause_rounds.get(cid, 0) + k
     if "score.tie" in masks:
         tally.ties += int(masks["score.tie"].sum())
-    tally.drawable = drawable_tiles(spec, tally.players)
-    if tally.drawable:
-        tally.stock_drained += int((draws >= tally.drawable).sum())
-    hist = np.bincount(np.asarray(rounds.turns, dtype=np.int64))
-    for turns in np.nonzero(hist)[0]:
-        tally.turn_hist[int(turns)] = tally.turn_hist.get(int(turns), 0) + int(hist[turns])
-    changes, leader, decided = lead_arrays(
-        np.asarray(rounds.points), np.asarray(ms.match_of), ms.count
-    )
-    mw = np.asarray(ms.winners)
-    single = mw.sum(axis=1) == 1
-    at = np.where(leader == mw.argmax(axis=1), decided, 1.0)[single]
-    tally.lead_changes.merge(mean_of(changes))
-    part = Mean()
-    part.merge(mean_of(at))
-    tally.decided_at.merge(part)
-
-
-def lead_arrays(points: Ints, match_of: Ints, matches: int) -> tuple[Ints, Ints, Floats]:
-    """Per match: lead changes, the sole leader after the last round (-1: none), and
-    the share of rounds until that leader led alone for good.
-
-    The same definitions as :func:`~deckgen.rulecheck.tally.lead_story`, for a batch.
-    """
-    import numpy as np
-
-    order = np.argsort(match_of, kind="stable")
-    mo = match_of[order]
-    pts = points[order].astype(np.int64)
-    g = mo.shape[0]
-    changes = np.zeros(matches, dtype=np.int64)
-    leader = np.full(matches, -1, dtype=np.int64)
-    decided = np.ones(matches)
-    if g == 0:
-        return changes, leader, decided
-    idx = np.arange(g)
-    start = np.ones(g, dtype=bool)
-    start[1:] = mo[1:] != mo[:-1]
-    first = np.maximum.accumulate(np.where(start, idx, 0))  # first round of each match
-    cum = np.cumsum(pts, axis=0)
-    base = np.where(first[:, None] > 0, cum[np.maximum(first - 1, 0)], 0)
-    totals = cum - base
-    best = totals.max(axis=1)
-    alone = (totals == best[:, None]).sum(axis=1) == 1
-    lead = np.where(alone, totals.argmax(axis=1), -1)
-    # the last sole leader before each round, within its match (-1: none yet)
-    at = np.where(alone, idx, -1)
-    last_at = np.maximum.accumulate(at)
-    prev_at = np.concatenate(([-1], last_at[:-1]))
-    prev_ok = (prev_at >= first) & ~start
-    prev_lead = np.where(prev_ok, lead[np.maximum(prev_at, 0)], -1)
-    change = alone & (prev_lead >= 0) & (lead != prev_lead)
-    np.add.at(changes, mo, change.astype(np.int64))
-    # streaks: a round starts a streak when its sole leader differs from the round before
-    before = np.concatenate(([-2], lead[:-1]))
-    new_streak = alone & ((lead != before) | start)
-    streak_at = np.maximum.accumulate(np.where(new_streak, idx, -1))
-    last = np.ones(g, dtype=bool)
-    last[:-1] = mo[1:] != mo[:-1]
-    ends = np.nonzero(last)[0]
-    rounds = ends - first[ends] + 1
-    k = streak_at[ends] - first[ends] + 1
-    decided[mo[ends]] = np.where(alone[ends], k / rounds, 1.0)
-    leader[mo[ends]] = lead[ends]
-    return changes, leader, decided

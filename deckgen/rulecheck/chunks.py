@@ -1,10 +1,14 @@
 """Chunks of matches played by the reference engine, in this process or a worker.
 
 Takes a :class:`ChunkTask` (the rules file's data, player count, bots, seeds); gives a
-:class:`~deckgen.rulecheck.tally.PlayTally`. Match ``k`` of a run is played from the
-seed :func:`match_seed` ``(seed, k)``, so a chunk's result depends only on its own
-task, never on which worker ran it or how many there were; and any match the report
-names can be played again with ``deckgen rules play RULES --seed S``.
+:class:`~deckgen.rulecheck.tally.PlayTally`: what only the reference engine tells
+(clauses, gaps, failures, decisions) match by match, and the statistics of the whole
+chunk at its end, its matches turned into the fast path's arrays (:func:`matches_of`)
+and counted by :func:`~deckgen.rulecheck.tally.count_matches`, as the fast path's
+are. Match ``k`` of a run is played from the seed :func:`match_seed` ``(seed, k)``,
+so a chunk's result depends only on its own task, never on which worker ran it or how
+many there were; and any match the report names can be played again with
+``deckgen rules play RULES --seed S``.
 """
 
 from __future__ import annotations
@@ -14,12 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deckgen.engine import Engine, InvariantError, make_bots, play_match
+from deckgen.engine import Engine, InvariantError, MatchResult, RoundResult, make_bots, play_match
+from deckgen.engine.backends.matches import Matches
+from deckgen.engine.backends.rounds import rounds_of
 from deckgen.engine.players import Player
 from deckgen.engine.tables import Tables
 from deckgen.rulecheck.decisions import Counting, DecisionCount, count_match
 from deckgen.rulecheck.feasibility import drawable_tiles
-from deckgen.rulecheck.tally import Failure, PlayTally
+from deckgen.rulecheck.tally import Failure, PlayTally, count_matches
 from deckgen.rulespec import RuleSpec, rules_from_data
 
 SEED_STRIDE = 10_000_000
@@ -84,11 +90,25 @@ def tables_for(task: ChunkTask) -> Tables:
     return engine_for(task).t
 
 
+def matches_of(played: list[MatchResult], sides: int) -> Matches:
+    """The reference engine's matches (each of at least one round) as the fast path's
+    arrays, made once per chunk: every round (:func:`rounds_of`), its match and who won
+    each match."""
+    import numpy as np
+
+    results: list[RoundResult] = [r for m in played for r in m.rounds]
+    per = [len(m.rounds) for m in played]
+    winners = np.zeros((len(played), sides), dtype=bool)
+    for i, m in enumerate(played):
+        winners[i, list(m.winners)] = True
+    match_of = np.repeat(np.arange(len(played), dtype=np.int64), per)
+    return Matches(rounds_of(results, sides), match_of, len(played), winners)
+
+
 def run_chunk(task: ChunkTask) -> PlayTally:
     """Play the task's matches with the reference engine and count them."""
     spec = _spec(task)
     engine = engine_for(task, task.check_invariants)
-    side_of = engine.t.side_of
     tally = PlayTally(
         task.players,
         len(engine.t.sides),
@@ -98,6 +118,7 @@ def run_chunk(task: ChunkTask) -> PlayTally:
     tally.drawable = drawable_tiles(spec, task.players)
     if task.check_invariants:
         tally.decisions = DecisionCount()
+    played: list[MatchResult] = []
     for k in range(task.first, task.first + task.count):
         seed = match_seed(task.seed, k)
         bots: list[Player] = make_bots(list(task.bots), task.players, seed)
@@ -114,8 +135,11 @@ def run_chunk(task: ChunkTask) -> PlayTally:
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
             tally.failures.append(Failure(seed, "exception", last))
             continue
-        tally.add_match(result, seed, side_of, checked=task.check_invariants)
+        tally.judge_match(result, seed, checked=task.check_invariants)
+        played.append(result)
         if tally.decisions is not None:
             count_match(counting, sum(r.turns for r in result.rounds), tally.decisions)
             tally.decisions.rounds += len(result.rounds)
+    if played:
+        count_matches(tally, matches_of(played, tally.sides), engine.t.side_of)
     return tally

@@ -1,6 +1,9 @@
 """Whole matches on the fast path, counted: a chunk of matches played by the fast
 engine the check chose (:mod:`deckgen.engine.backends.registry`) and counted into a
-:class:`~deckgen.rulecheck.tally.PlayTally` (statistics only: coverage and gaps come
+:class:`~deckgen.rulecheck.tally.PlayTally`: the statistics by
+:func:`~deckgen.rulecheck.tally.count_matches`, as the reference engine's chunks are
+counted, and the clauses the round arrays tell by
+:func:`~deckgen.rulecheck.batchcount.count_batch` (the other clauses and the gaps come
 from the reference engine).
 
 Takes a :class:`FastTask`; each chunk has its own numpy stream seeded from
@@ -17,14 +20,12 @@ from typing import TYPE_CHECKING
 
 from deckgen.engine.backends.matches import Matches
 from deckgen.engine.backends.registry import make
-from deckgen.engine.backends.rounds import END_CODES
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec, tables_for
-from deckgen.rulecheck.stats import Proportion, mean_of
-from deckgen.rulecheck.tally import PlayTally
+from deckgen.rulecheck.feasibility import drawable_tiles
+from deckgen.rulecheck.tally import PlayTally, count_matches
 
 if TYPE_CHECKING:
-    from deckgen.engine.backends.arrays import Ints
     from deckgen.engine.backends.protocol import BatchEngine
 
 
@@ -60,66 +61,6 @@ def engine_for(task: ChunkTask, name: str) -> BatchEngine:
     return engine
 
 
-def tally_matches(tally: PlayTally, ms: Matches, side_of: Ints) -> None:
-    """Count a batch of whole matches into ``tally``."""
-    import numpy as np
-
-    r = ms.rounds
-    g = r.end.shape[0]
-    ns = tally.sides
-    part = PlayTally(tally.players, ns, tally.seconds_per_turn, tally.setup_seconds)
-    part.rounds = g
-    part.turns = mean_of(r.turns)
-    part.draws = mean_of(r.draws)
-    part.passes = mean_of(r.passes)
-    part.tiles_played = mean_of(r.played)
-    part.redeals = mean_of(r.redeals)
-    for code, name in enumerate(END_CODES):
-        k = int((r.end == code).sum())
-        if k:
-            part.ends.add(name, k)
-    nwin = r.winners.sum(axis=1)
-    single = nwin == 1
-    w = r.winners.argmax(axis=1)
-    for side in range(ns):
-        k = int((single & (w == side)).sum())
-        if k:
-            part.round_winner.add(str(side), k)
-    for key, mask in (("shared", nwin > 1), ("none", nwin == 0)):
-        k = int(mask.sum())
-        if k:
-            part.round_winner.add(key, k)
-    own = np.asarray(side_of)[r.starter]
-    rel = (w - own) % ns
-    for off in range(ns):
-        k = int((single & (rel == off)).sum())
-        if k:
-            part.winner_from_starter.add(str(off), k)
-    part.starter_wins = Proportion(int((single & (rel == 0)).sum()), int(single.sum()))
-    part.points = [mean_of(r.points[:, k]) for k in range(ns)]
-    part.winner_points = mean_of(r.points[np.nonzero(single)[0], w[single]])
-    mcount = ms.count
-    rounds = np.bincount(ms.match_of, minlength=mcount)
-    turns = np.bincount(ms.match_of, weights=r.turns, minlength=mcount)
-    part.matches = mcount
-    part.match_rounds = mean_of(rounds)
-    part.match_turns = mean_of(turns)
-    part.match_minutes = mean_of(
-        (turns * tally.seconds_per_turn + rounds * tally.setup_seconds) / 60.0
-    )
-    nl = ms.winners.sum(axis=1)
-    lw = ms.winners.argmax(axis=1)
-    for side in range(ns):
-        k = int(((nl == 1) & (lw == side)).sum())
-        if k:
-            part.match_winner.add(str(side), k)
-    for key, mask in (("shared", nl > 1), ("none", nl == 0)):
-        k = int(mask.sum())
-        if k:
-            part.match_winner.add(key, k)
-    tally.merge(part)
-
-
 SLICE_ROUNDS = 400
 SLICES = 6
 """A fast chunk of matches to a target comes back in about :data:`SLICES` slices of
@@ -153,11 +94,14 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
         rounds = max(1, len(ms.match_of))
         size = max(SLICE_ROUNDS, rounds // SLICES)
         per = max(1, round(size * ms.count / rounds))
+    spec = _spec(c)
+    drawable = drawable_tiles(spec, c.players)
     parts = []
     for first in range(0, ms.count, per):
         tally = PlayTally(c.players, line.nsides, c.seconds_per_turn, c.setup_seconds)
+        tally.drawable = drawable
         part = ms.slice(first, min(ms.count, first + per))
-        tally_matches(tally, part, line.side_of)
-        count_batch(tally, _spec(c), part)  # clauses and round facts (rules check)
+        count_matches(tally, part, line.side_of)  # the statistics, as the judge's
+        count_batch(tally, spec, part)  # the clauses the arrays tell
         parts.append(tally)
     return parts

@@ -1,21 +1,31 @@
 """What playing many matches of a rules file produced, as one mergeable accumulator.
 
-Takes engine results (:class:`~deckgen.engine.MatchResult` with its rounds), or the
-arrays of the batched fast path; gives :class:`PlayTally`: the statistics of rounds
-and matches (with 95 % intervals through :mod:`deckgen.rulecheck.stats`), how often
-each clause decided something, the gaps met with the seed of a first example match,
-and any engine failure. Worker processes fill one each; the parent merges them in
-chunk order, so the result does not depend on the number of workers.
+Takes whole matches as arrays (:class:`MatchBatch`: the fast path's ``Matches``, or the
+reference engine's matches turned into the same arrays by
+:mod:`deckgen.rulecheck.chunks`), and the reference engine's
+:class:`~deckgen.engine.MatchResult` for what only it tells; gives :class:`PlayTally`:
+the statistics of rounds and matches (with 95 % intervals through
+:mod:`deckgen.rulecheck.stats`), counted one way for both paths by
+:func:`count_matches`; how often each clause decided something, the gaps met with the
+seed of a first example match, and any engine failure (:meth:`PlayTally.judge_match`).
+Worker processes fill one each; the parent merges them in chunk order, so the result
+does not depend on the number of workers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
-from deckgen.engine import MatchResult, RoundResult
+from deckgen.engine import MatchResult
+from deckgen.engine.backends.rounds import END_CODES
 from deckgen.rulecheck.decisions import DecisionCount
-from deckgen.rulecheck.stats import Mean, Proportion, Tally
+from deckgen.rulecheck.stats import Mean, Proportion, Tally, mean_of
+
+if TYPE_CHECKING:
+    from deckgen.engine.backends.arrays import Flags, Floats, Ints
+    from deckgen.engine.backends.rounds import Rounds
 
 DEFAULT_SECONDS_PER_TURN = 10.0
 """Assumed seconds for one turn (a tile laid, or the draws and a pass)."""
@@ -108,30 +118,20 @@ class PlayTally:
             self.points = [Mean() for _ in range(self.sides)]
 
     # ------------------------------------------------------------ filling
-    def add_match(
-        self,
-        m: MatchResult,
-        seed: int,
-        side_of: tuple[int, ...],
-        *,
-        checked: bool,
-    ) -> None:
-        """Count one match of the reference engine played from ``seed``."""
-        self.matches += 1
-        turns = 0
+    def judge_match(self, m: MatchResult, seed: int, *, checked: bool) -> None:
+        """Count what only the reference engine tells of one match played from
+        ``seed``: the clauses that decided something per round and per match, the gaps
+        met, and the rounds that ended in a tie (the ``score.tie`` clause or gap). Its
+        statistics are counted with the rest of its chunk by :func:`count_matches`."""
         seen: set[str] = set()
         for r in m.rounds:
-            self._add_round(r, side_of)
-            turns += r.turns
             for cid in r.clauses:
                 self.clause_rounds[cid] = self.clause_rounds.get(cid, 0) + 1
             for g in r.gaps:
                 self._gap(g.situation, g.description, g.fallback, seed, seen)
+            if "score.tie" in r.clauses or any(g.situation == "score.tie" for g in r.gaps):
+                self.ties += 1
         n = len(m.rounds)
-        changes, decided = lead_story([r.points for r in m.rounds], m.winners)
-        self.lead_changes.add(changes)
-        if decided is not None:
-            self.decided_at.add(decided)
         self.engine_rounds += n
         if checked:
             self.invariant_rounds += n
@@ -139,7 +139,6 @@ class PlayTally:
             self.clause_matches[cid] = self.clause_matches.get(cid, 0) + 1
         for g in m.gaps:
             self._gap(g.situation, g.description, g.fallback, seed, seen)
-        self._add_match_totals(n, turns, m.winners)
 
     def _gap(self, situation: str, desc: str, fallback: str, seed: int, seen: set[str]) -> None:
         gc = self.gaps.get(situation)
@@ -149,40 +148,6 @@ class PlayTally:
         if situation not in seen:
             seen.add(situation)
             gc.matches += 1
-
-    def _add_match_totals(self, rounds: int, turns: int, winners: tuple[int, ...]) -> None:
-        self.match_rounds.add(rounds)
-        self.match_turns.add(turns)
-        self.match_minutes.add((turns * self.seconds_per_turn + rounds * self.setup_seconds) / 60.0)
-        if len(winners) == 1:
-            self.match_winner.add(str(winners[0]))
-        else:
-            self.match_winner.add("shared" if winners else "none")
-
-    def _add_round(self, r: RoundResult, side_of: tuple[int, ...]) -> None:
-        self.rounds += 1
-        self.turns.add(r.turns)
-        self.draws.add(r.draws)
-        self.passes.add(r.passes)
-        self.tiles_played.add(r.tiles_played)
-        self.redeals.add(r.redeals)
-        self.ends.add(r.end)
-        self.turn_hist[r.turns] = self.turn_hist.get(r.turns, 0) + 1
-        if self.drawable and r.draws >= self.drawable:
-            self.stock_drained += 1
-        if "score.tie" in r.clauses or any(g.situation == "score.tie" for g in r.gaps):
-            self.ties += 1
-        for i, p in enumerate(r.points):
-            self.points[i].add(p)
-        if len(r.winners) == 1:
-            w = r.winners[0]
-            self.round_winner.add(str(w))
-            own = side_of[r.starter]
-            self.winner_from_starter.add(str((w - own) % self.sides))
-            self.starter_wins.add(w == own)
-            self.winner_points.add(r.points[w])
-        else:
-            self.round_winner.add("shared" if r.winners else "none")
 
     # ------------------------------------------------------------ merging
     def merge(self, other: PlayTally) -> None:
@@ -233,43 +198,158 @@ class PlayTally:
             self.decisions.merge(other.decisions)
 
 
-def lead_story(points: Sequence[Sequence[int]], winners: Sequence[int]) -> tuple[int, float | None]:
-    """(lead changes, decided at) of one match from its rounds' points per side.
+class MatchBatch(Protocol):
+    """Whole matches as arrays, as :func:`count_matches` reads them: the fast path's
+    :class:`~deckgen.engine.backends.matches.Matches`, or the reference engine's
+    matches of a chunk in the same form."""
+
+    @property
+    def rounds(self) -> Rounds:
+        """Every round (arrays, one entry per round)."""
+
+    @property
+    def match_of(self) -> Ints:
+        """Each round's match, 0 .. ``count`` - 1 (a match's rounds in playing order)."""
+
+    @property
+    def count(self) -> int:
+        """The number of matches."""
+
+    @property
+    def winners(self) -> Flags:
+        """(matches, sides) booleans: each match's winning sides."""
+
+
+def count_matches(tally: PlayTally, ms: MatchBatch, side_of: Sequence[int] | Ints) -> None:
+    """Count the statistics of a batch of whole matches into ``tally``: the one place
+    they are counted, for the fast path and the reference engine alike.
+
+    Per round: turns, draws, passes, tiles played, redeals, how it ended, the winning
+    side (``shared``: several, ``none``), the winner counted from the starter's side
+    (``side_of``: each seat's side) and whether the starter won, the points of each
+    side and of the single winner, the turns histogram and the rounds that drew every
+    drawable tile (``tally.drawable``, set by whoever fills the tally). Per match:
+    rounds, turns, playing time, the winner, the lead changes and when the winner led
+    for good (:func:`lead_arrays`).
+    """
+    import numpy as np
+
+    r = ms.rounds
+    g = r.end.shape[0]
+    ns = tally.sides
+    part = PlayTally(tally.players, ns, tally.seconds_per_turn, tally.setup_seconds)
+    part.rounds = g
+    part.turns = mean_of(r.turns)
+    part.draws = mean_of(r.draws)
+    part.passes = mean_of(r.passes)
+    part.tiles_played = mean_of(r.played)
+    part.redeals = mean_of(r.redeals)
+    _count_into(part.ends, np.bincount(r.end, minlength=len(END_CODES)), END_CODES)
+    sides = [str(side) for side in range(ns)]
+    nwin = r.winners.sum(axis=1)
+    single = nwin == 1
+    none, one, several = np.bincount(np.minimum(nwin, 2), minlength=3).tolist()
+    w = r.winners.argmax(axis=1)
+    _count_into(part.round_winner, np.bincount(w[single], minlength=ns), sides)
+    _count_into(part.round_winner, [several, none], ("shared", "none"))
+    own = np.asarray(side_of)[r.starter]
+    rel = np.bincount(((w - own) % ns)[single], minlength=ns)
+    _count_into(part.winner_from_starter, rel, sides)
+    part.starter_wins = Proportion(int(rel[0]), one)
+    part.points = [mean_of(r.points[:, k]) for k in range(ns)]
+    part.winner_points = mean_of(r.points[np.nonzero(single)[0], w[single]])
+    part.drawable = tally.drawable
+    if part.drawable:
+        part.stock_drained = int((np.asarray(r.draws) >= part.drawable).sum())
+    hist = np.bincount(np.asarray(r.turns, dtype=np.int64))
+    for length in np.nonzero(hist)[0]:
+        part.turn_hist[int(length)] = int(hist[length])
+    mcount = ms.count
+    rounds = np.bincount(ms.match_of, minlength=mcount)
+    turns = np.bincount(ms.match_of, weights=r.turns, minlength=mcount)
+    part.matches = mcount
+    part.match_rounds = mean_of(rounds)
+    part.match_turns = mean_of(turns)
+    part.match_minutes = mean_of(
+        (turns * tally.seconds_per_turn + rounds * tally.setup_seconds) / 60.0
+    )
+    nl = ms.winners.sum(axis=1)
+    lw = ms.winners.argmax(axis=1)
+    none, _, several = np.bincount(np.minimum(nl, 2), minlength=3).tolist()
+    _count_into(part.match_winner, np.bincount(lw[nl == 1], minlength=ns), sides)
+    _count_into(part.match_winner, [several, none], ("shared", "none"))
+    changes, leader, decided = lead_arrays(np.asarray(r.points), np.asarray(ms.match_of), mcount)
+    part.lead_changes = mean_of(changes)
+    part.decided_at = mean_of(np.where(leader == lw, decided, 1.0)[nl == 1])
+    tally.merge(part)
+
+
+def _count_into(tally: Tally, counts: Ints | list[int], keys: Sequence[str]) -> None:
+    """Add ``counts[i]`` of ``keys[i]`` to ``tally``, each that is not 0, in order."""
+    for key, k in zip(keys, list(counts), strict=False):
+        if k:
+            tally.add(key, int(k))
+
+
+def lead_arrays(points: Ints, match_of: Ints, matches: int) -> tuple[Ints, Ints, Floats]:
+    """Per match: lead changes, the sole leader after the last round (-1: none), and
+    the share of rounds until that leader led alone for good.
 
     After each round the side with the highest running total leads if it is alone
     there. A lead change is a round after which a side leads alone that is not the last
-    side that led alone (a tie in between does not count as a change). ``decided at``
-    is, for a match with one winner, the share of its rounds played until the winner
-    led alone for good: ``k / rounds`` when it leads alone after round ``k`` and every
-    later round (1.0 when it does not lead alone after the last round); None for a
-    match without one winner.
+    side that led alone (a tie in between does not count as a change). A match's
+    winner, if it has one, led for good after round ``k`` of its ``rounds`` when it
+    leads alone after round ``k`` and every later round: ``k / rounds`` (1.0 when it
+    does not lead alone after the last round). ``points``: (rounds, sides) per round;
+    ``match_of``: each round's match (a match's rounds in playing order).
 
-    >>> lead_story([(5, 0), (0, 9), (3, 0)], (1,))
-    (1, 0.6666666666666666)
+    >>> import numpy as np
+    >>> changes, leader, decided = lead_arrays(np.array([[5, 0], [0, 9], [3, 0]]),
+    ...                                        np.array([0, 0, 0]), 1)
+    >>> int(changes[0]), int(leader[0]), round(float(decided[0]), 4)
+    (1, 1, 0.6667)
     """
-    totals = [0] * (len(points[0]) if points else 0)
-    last = -1
-    changes = 0
-    now = -1
-    streak = 0
-    for k, pts in enumerate(points):
-        for i, p in enumerate(pts):
-            totals[i] += p
-        best = max(totals)
-        top = [i for i, t in enumerate(totals) if t == best]
-        was = now
-        now = top[0] if len(top) == 1 else -1
-        if now >= 0:
-            if last >= 0 and now != last:
-                changes += 1
-            last = now
-            if now != was:
-                streak = k
-    if len(winners) != 1 or not points:
-        return changes, None
-    if now != winners[0]:
-        return changes, 1.0
-    return changes, (streak + 1) / len(points)
+    import numpy as np
+
+    order = np.argsort(match_of, kind="stable")
+    mo = match_of[order]
+    pts = points[order].astype(np.int64)
+    g = mo.shape[0]
+    changes = np.zeros(matches, dtype=np.int64)
+    leader = np.full(matches, -1, dtype=np.int64)
+    decided = np.ones(matches)
+    if g == 0:
+        return changes, leader, decided
+    idx = np.arange(g)
+    start = np.ones(g, dtype=bool)
+    start[1:] = mo[1:] != mo[:-1]
+    first = np.maximum.accumulate(np.where(start, idx, 0))  # first round of each match
+    cum = np.cumsum(pts, axis=0)
+    base = np.where(first[:, None] > 0, cum[np.maximum(first - 1, 0)], 0)
+    totals = cum - base
+    best = totals.max(axis=1)
+    alone = (totals == best[:, None]).sum(axis=1) == 1
+    lead = np.where(alone, totals.argmax(axis=1), -1)
+    # the last sole leader before each round, within its match (-1: none yet)
+    at = np.where(alone, idx, -1)
+    last_at = np.maximum.accumulate(at)
+    prev_at = np.concatenate(([-1], last_at[:-1]))
+    prev_ok = (prev_at >= first) & ~start
+    prev_lead = np.where(prev_ok, lead[np.maximum(prev_at, 0)], -1)
+    change = alone & (prev_lead >= 0) & (lead != prev_lead)
+    np.add.at(changes, mo, change.astype(np.int64))
+    # streaks: a round starts a streak when its sole leader differs from the round before
+    before = np.concatenate(([-2], lead[:-1]))
+    new_streak = alone & ((lead != before) | start)
+    streak_at = np.maximum.accumulate(np.where(new_streak, idx, -1))
+    last = np.ones(g, dtype=bool)
+    last[:-1] = mo[1:] != mo[:-1]
+    ends = np.nonzero(last)[0]
+    rounds = ends - first[ends] + 1
+    k = streak_at[ends] - first[ends] + 1
+    decided[mo[ends]] = np.where(alone[ends], k / rounds, 1.0)
+    leader[mo[ends]] = lead[ends]
+    return changes, leader, decided
 
 
 def merged(parts: list[PlayTally]) -> PlayTally:

@@ -7,21 +7,18 @@ the engine's statistics move."""
 from __future__ import annotations
 
 import json
-import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from deckgen.rulecheck.batchcount import fast_clauses, lead_arrays
+from deckgen.rulecheck.batchcount import fast_clauses
 from deckgen.rulecheck.diagnostics import chi2_sf, diagnose_texts, equal_chances, start_rotation
 from deckgen.rulecheck.reachability import unseen_bound
-from deckgen.rulecheck.tally import lead_story
 from deckgen.rulespec import load_rules
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -172,35 +169,6 @@ def test_charts_are_svg_beside_the_markdown(
         assert len(root) > 5
         assert f"]({path.name})" in md
     assert set(report["players"]["3"]["stats"]["reliable"]) >= {"turns_per_round"}
-
-
-def test_lead_changes_agree_between_paths() -> None:
-    """The fast path's vectorised lead story equals the reference one, match by match."""
-    rng = random.Random(7)
-    matches: list[list[tuple[int, ...]]] = []
-    for _ in range(400):
-        ns = rng.choice([2, 3, 4])
-        rounds = rng.randint(1, 7)
-        matches.append(
-            [tuple(rng.choice([0, 0, 1, 3, 5]) for _ in range(ns)) for _ in range(rounds)]
-        )
-    for ns in (2, 3, 4):
-        group = [m for m in matches if len(m[0]) == ns]
-        # interleave rounds as the waves of the fast path do (round 1 of all, then 2, ...)
-        order = sorted(
-            ((k, i) for i, m in enumerate(group) for k in range(len(m))), key=lambda x: x
-        )
-        points = np.array([group[i][k] for k, i in order])
-        match_of = np.array([i for _, i in order])
-        changes, leader, decided = lead_arrays(points, match_of, len(group))
-        for i, m in enumerate(group):
-            totals = [sum(c) for c in zip(*m, strict=True)]
-            top = [s for s, t in enumerate(totals) if t == max(totals)]
-            story = lead_story(m, tuple(top[:1]))
-            assert story[0] == changes[i], (i, m)
-            if len(top) == 1:
-                assert leader[i] == top[0]
-                assert story[1] == pytest.approx(decided[i]), (i, m)
 
 
 def test_significance_helpers() -> None:
