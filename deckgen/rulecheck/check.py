@@ -343,8 +343,9 @@ def run_check(
             plan.sized = why is None and opts.judge_rounds is None
             plans.append(plan)
     feas = {n: feasibility(spec, n) for n in counts}
-    if any(p.why_not_fast is None for p in plans):
-        import numpy.random  # noqa: F401  (once here, not once per forked worker)
+    # both paths count their matches as arrays (tally.count_matches): numpy is imported
+    # once, here, not once per forked worker
+    import numpy.random  # noqa: F401
 
     fast_rounds = opts.rounds * sum(1 for p in plans if p.why_not_fast is None)
     readied: set[str] = set()
