@@ -4,8 +4,9 @@ Takes a rules file (and a check report); gives ``ambiguous_clause`` findings. A 
 can often be read two ways at the table, and the engine plays one of them. Where the
 two readings lead to different games, the file must say which one it means.
 
-:data:`READINGS` is the registry: per reading the clause it belongs to, one sentence
-for the reading the kernel plays and one for the other, which files it applies to (a
+:data:`READINGS` is the registry: per reading the clause it belongs to (its two
+sentences, the reading the kernel plays and the other, are templates of
+:mod:`deckgen.rulecheck.messages` in English and German), which files it applies to (a
 predicate on the rules' parameters), how the kernel plays the other reading (a field
 of :class:`~deckgen.engine.tables.Tables`), the outcome figures it changes and what
 settles it in a file. :func:`reading_findings` plays the same deals (same seeds,
