@@ -324,12 +324,13 @@ _PROOFS: dict[str, Template] = {
     ),
     "proof.no_stock": Template(
         "no tile is left to draw: every tile is dealt or stays out of play",
-        "es bleibt kein Stein zum Ziehen: Jeder Stein wird ausgeteilt oder bleibt aus dem Spiel.",
+        "es bleibt kein Stein zum Ziehen, denn jeder Stein wird ausgeteilt oder bleibt aus "
+        "dem Spiel.",
     ),
     "proof.draw_limit": Template(
         "the draw limit of {limit} is never reached: at most {most} tiles can be drawn in a "
         "whole round",
-        "die Ziehgrenze von {limit} wird nie erreicht: In einer ganzen Runde lassen sich "
+        "die Ziehgrenze von {limit} wird nie erreicht, denn in einer ganzen Runde lassen sich "
         "höchstens {most} Steine ziehen.",
     ),
     "proof.opening": Template(
