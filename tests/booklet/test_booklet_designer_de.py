@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import io
 import re
+import string
 from functools import cache
 from typing import Any, get_args
 
@@ -245,3 +246,33 @@ def test_gaps_are_reasons_in_german() -> None:
     section = next(s for s in english.sections if s.key == "findings")
     rows = [r for b in section.blocks if isinstance(b, Table) for r in b.rows]
     assert [t for label, t in rows if label == "gap" and " " in t] == rep["reasons"]
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+GERMAN_ONLY_FIELDS = {
+    "reason.gap": {"what"},
+    "proof.opening": {"situation"},
+    "gap.unstated": {"clause"},
+    "text_set": {"top"},
+}
+"""German templates that name a figure the English leaves out (each finding carries it)."""
+
+
+def test_german_templates_name_only_figures_the_finding_carries() -> None:
+    extra = {
+        key: _fields(t.de) - _fields(t.en) - GERMAN_ONLY_FIELDS.get(key, set())
+        for key, t in MESSAGES.items()
+        if t.de
+    }
+    assert not {k: v for k, v in extra.items() if v}
+
+
+def test_every_key_the_check_says_has_a_template() -> None:
+    used = set()
+    for path in (PROJECT_ROOT / "deckgen" / "rulecheck").glob("*.py"):
+        used |= set(re.findall(r'said\(\s*"([^"{]+)"', path.read_text(encoding="utf-8")))
+    assert len(used) > 60
+    assert not sorted(used - set(MESSAGES))
