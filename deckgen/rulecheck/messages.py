@@ -116,7 +116,7 @@ _FINDINGS: dict[str, Template] = {
         "p = {p:.2g}, chi-square test of equal chances over {won:,} matches; {sides} start "
         "{rotation} rounds of a match",
         "p = {p:.2g}, Chi-Quadrat-Test auf gleiche Chancen über {won:,} Partien; "
-        "reihum eröffnen die {sides} {rotation} Runden einer Partie",
+        "die {sides} eröffnen der Reihe nach {rotation} Runden einer Partie",
     ),
     "seat_match.rotation": Template(
         "{n} players: {side} starts {starts} of the {total} rounds of a match ({sides}: "
@@ -126,7 +126,7 @@ _FINDINGS: dict[str, Template] = {
         "{fair_match:.1f} % (chi-square test of equal chances: p = {p_match:.2g}; a small "
         "edge needs many matches to show)",
         "Mit {n} Spielern eröffnet {side} von den {total} Runden einer Partie {starts} "
-        "({sides}: {rotation}), und der Startspieler gewinnt {pct:.1f}\u202f% der "
+        "({sides} der Reihe nach: {rotation}), und der Startspieler gewinnt {pct:.1f}\u202f% der "
         "Runden statt gerechter {fair:.1f}\u202f% (p = {p_round:.2g}). {side} darf "
         "also je Partie einen Vorteil erwarten. Bisher gemessen: {measured:.1f}\u202f% von "
         "{won:,} Partien statt gerechter {fair_match:.1f}\u202f% (Chi-Quadrat-Test "
