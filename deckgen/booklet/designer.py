@@ -9,6 +9,12 @@ come from :mod:`deckgen.booklet.content` (they are the rules file's own notes).
 
 Everything here is read from the report defensively: a section the report lacks is
 left out with one sentence saying so, never invented.
+
+The findings speak the booklet's language: each finding carries its template's key and
+figures (``text``), and :mod:`deckgen.rulecheck.messages` holds every finding's
+sentence in English and German side by side; a finding without them (an older report,
+a kind with no German yet) is printed as the report's English ``message``. The charts
+get their words and number style from here, through the booklet's catalog.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from deckgen.booklet.model import Block, Figure, Para, Section, Table
+from deckgen.rulecheck.charts import Labels
+from deckgen.rulecheck.messages import message_of, say
 from deckgen.rulespec import RuleSpec
 
 Gettext = Callable[..., str]
@@ -27,7 +35,9 @@ CHART_WIDTH = 0.82
 of figures fit one page)."""
 """Height over width of the check's charts (:mod:`deckgen.rulecheck.charts`)."""
 
-SEVERITY_ORDER = ("broken", "gap", "warning")
+SEVERITY_ORDER = ("broken", "gap", "fail", "warn", "notice")
+"""The rows of the findings table, most serious first: what breaks play, what the file
+leaves open (the verdict's reasons), then the graded findings."""
 
 
 def _pct(share: float, lang: str) -> str:
@@ -95,26 +105,53 @@ class DesignerPart:
             return []
         return [(k, v) for k, v in per.items() if isinstance(v, Mapping)]
 
+    def say(self, item: Mapping[str, Any], english: str) -> str:
+        """A said item of the check in the booklet's language (``english`` when it does
+        not fill in: a report from an older deckgen)."""
+        try:
+            return say(item, self.lang)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return english
+
+    def reasons(self) -> list[tuple[str, str]]:
+        """(broken | gap, sentence) for what breaks play and what the file leaves open:
+        the verdict's reasons when the verdict is ``broken`` or ``gaps`` (otherwise the
+        reasons are the graded findings, listed with their own severity)."""
+        verdict = str(self.report.get("verdict", ""))
+        if verdict not in ("broken", "gaps"):
+            return []
+        reasons = [str(r) for r in self.report.get("reasons") or []]
+        try:
+            from deckgen.rulecheck.report import reason_items
+
+            broken, gaps = reason_items(dict(self.report["players"]))
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            return [("broken" if verdict == "broken" else "gap", r) for r in reasons]
+        items = [("broken", i) for i in broken] + [("gap", i) for i in gaps]
+        if len(items) != len(reasons):  # not the report's own reasons: print those
+            return [("broken" if verdict == "broken" else "gap", r) for r in reasons]
+        return [
+            (kind, self.say(item, english))
+            for (kind, item), english in zip(items, reasons, strict=True)
+        ]
+
     def findings(self) -> Section:
-        """Every finding of the check with its severity: broken, gap, warning."""
+        """Every finding of the check with its severity: broken, gap (the verdict's
+        reasons), then failure, warning and notice (the graded findings)."""
         rows: list[tuple[str, ...]] = []
         labels = {
             "broken": self._("broken"),
             "gap": self._("gap"),
-            "warning": self._("warning"),
+            "fail": self._("failure"),
+            "warn": self._("warning"),
+            "notice": self._("notice"),
         }
-        verdict = str(self.report.get("verdict", ""))
-        reasons = self.report.get("reasons") or []
-        warnings = self.report.get("warnings") or []
-        warned = {str(w.get("message")) for w in warnings if isinstance(w, Mapping)}
-        for reason in reasons:
-            if str(reason) in warned:
-                continue
-            kind = "broken" if verdict == "broken" else "gap"
-            rows.append((labels[kind], str(reason)))
-        for w in warnings:
+        for kind, text in self.reasons():
+            rows.append((labels[kind], text))
+        for w in self.report.get("warnings") or []:
             if isinstance(w, Mapping):
-                rows.append((labels["warning"], str(w.get("message", ""))))
+                level = str(w.get("severity", "warn"))
+                rows.append((labels.get(level, labels["warn"]), message_of(w, self.lang)))
         for item in self.report.get("never_reached") or []:
             rows.append((labels["gap"], str(item)))
         blocks: list[Block] = [
@@ -122,22 +159,49 @@ class DesignerPart:
                 self._(
                     "What the rules check found, most serious first: broken (the rules "
                     "cannot be played as written), gap (a situation the rules do not "
-                    "decide), warning (a design weakness the check measured)."
+                    "decide), then failure, warning and notice (a design weakness the check "
+                    "measured, from serious to slight)."
                 )
             )
         ]
-        rows.sort(key=lambda r: [labels[k] for k in SEVERITY_ORDER].index(r[0]))
+        order = [labels[k] for k in SEVERITY_ORDER]
+        rows.sort(key=lambda r: order.index(r[0]))
         if rows:
             blocks.append(Table((self._("Severity"), self._("Finding")), tuple(rows), flows=True))
         else:
             blocks.append(Para(self._("The check found nothing to report.")))
         return Section("findings", self._("Findings of the rules check"), tuple(blocks))
 
+    def chart_labels(self) -> Labels:
+        """The charts' words and number style in the booklet's language."""
+        de = self.lang == "de"
+        return Labels(
+            decimal="," if de else ".",
+            thousands="." if de else ",",
+            percent="\u202f%" if de else " %",
+            list_sep="; " if de else ", ",
+            seat=self._("seat %(n)s", n="{n}"),
+            team=self._("pair %(n)s", n="{n}"),
+            rounds=self._("rounds"),
+            matches=self._("matches"),
+            minutes=self._("%(m)s min", m="{m}"),
+            turns_axis=self._(
+                "turns per round (grey: minutes at %(spt)s s a turn + %(setup)s s a round)",
+                spt="{spt}",
+                setup="{setup}",
+            ),
+            wins_note=self._(
+                "(share of those with one winner, 95 %% interval; dashed: fair %(fair)s)",
+                fair="{fair}",
+            ),
+        )
+
     def per_players(self) -> list[Section]:
         """A page per player count: the figures with their intervals and the charts."""
         from deckgen.rulecheck.charts import round_length_svg, wins_svg
 
         timing = self.report.get("playing_time")
+        labels = self.chart_labels()
         sections = []
         for key, sec in self.players():
             st = sec.get("stats")
@@ -195,13 +259,14 @@ class DesignerPart:
                     float(timing.get("seconds_per_turn", 10)),
                     float(timing.get("setup_seconds_per_round", 60)),
                     self._("Length of a round"),
+                    labels,
                 )
                 blocks.append(
                     Figure(scaled_svg(svg, CHART_WIDTH * self.width), self._("Length of a round"))
                 )
             if st.get("wins_by_seat") and st.get("match_winner") and isinstance(fair, float):
                 label = "team" if round(1 / fair) < int(key) else "seat"
-                svg = wins_svg(dict(st), self._("Who wins"), label)
+                svg = wins_svg(dict(st), self._("Who wins"), label, labels)
                 blocks.append(
                     Figure(
                         scaled_svg(svg, CHART_WIDTH * self.width),

@@ -5,20 +5,70 @@ of round length (turns, with minutes on a second axis), the seats' round and mat
 rates with their 95 % intervals against the fair share, how often each clause
 decides a round (or match), and the skill ladder when the check played one.
 :func:`charts_of` gives every chart of a section by name.
+
+Every word and number format of a chart comes from the caller as :class:`Labels`
+(titles are arguments); the defaults are the English of the check's own report, and
+the designer's booklet passes its language's (:mod:`deckgen.booklet.designer`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from deckgen.engine.seatnames import numbered
+from deckgen.engine.seatnames import seat_number
 
 W, H = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 60, 40, 40, 50
 FONT = "font-family='DejaVu Sans, sans-serif'"
 BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#888888"
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The words on the charts and how they write numbers. A ``{name}`` in a text is
+    filled by the chart (numbers already written with :meth:`num`)."""
+
+    decimal: str = "."
+    thousands: str = ","
+    percent: str = " %"
+    """What follows a percentage (``50 %``)."""
+    list_sep: str = ", "
+    """Between two numbers of an interval (``[45.1, 49.5]``)."""
+    seat: str = "seat {n}"
+    team: str = "team {n}"
+    rounds: str = "rounds"
+    matches: str = "matches"
+    minutes: str = "{m} min"
+    turns_axis: str = "turns per round (grey: minutes at {spt} s a turn + {setup} s a round)"
+    wins_note: str = "(share of those with one winner, 95 % interval; dashed: fair {fair})"
+    never: str = "never"
+    share_of_rounds: str = "share of rounds"
+    share_of_matches: str = "share of matches"
+    pairing: str = "{bot} vs {against}"
+    better: str = "clearly better"
+    not_better: str = "not shown better"
+    fair_share: str = "fair share"
+    ladder_note: str = "share of rounds won, with its 95 % interval; {rounds} rounds per pairing"
+
+    def num(self, value: float, spec: str) -> str:
+        """``value`` formatted with ``spec`` in these labels' number style."""
+        text = format(value, spec)
+        table: dict[str, str | int | None] = {".": self.decimal, ",": self.thousands}
+        return text.translate(str.maketrans(table))
+
+    def pct(self, share_pct: float, spec: str) -> str:
+        """A percentage (already times 100) with its sign."""
+        return self.num(share_pct, spec) + self.percent
+
+    def side(self, label: str, index: int | str) -> str:
+        """A seat or a team by its 0-based index, numbered from 1."""
+        return (self.team if label == "team" else self.seat).format(n=seat_number(index))
+
+
+ENGLISH = Labels()
 
 
 def _svg(title: str, body: list[str], height: int = H) -> str:
@@ -43,7 +93,11 @@ def _nice(top: float) -> float:
 
 
 def round_length_svg(
-    hist: dict[str, int], seconds_per_turn: float, setup_seconds: float, title: str
+    hist: dict[str, int],
+    seconds_per_turn: float,
+    setup_seconds: float,
+    title: str,
+    labels: Labels = ENGLISH,
 ) -> str:
     """Bars: share of rounds by turns; a second axis gives the minutes of such a round."""
     counts = {int(k): v for k, v in hist.items()}
@@ -65,7 +119,8 @@ def round_length_svg(
         v = ymax * i / 4
         y = TOP + ph - ph * i / 4
         body.append(
-            f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>{100 * v:.0f} %</text>"
+            f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>"
+            f"{labels.pct(100 * v, '.0f')}</text>"
         )
         body.append(f"<line x1='{LEFT}' y1='{y:.1f}' x2='{W - RIGHT}' y2='{y:.1f}' stroke='#ddd'/>")
     ticks = 6
@@ -76,24 +131,26 @@ def round_length_svg(
         body.append(f"<text x='{x:.1f}' y='{TOP + ph + 16}' text-anchor='middle'>{tick:.0f}</text>")
         body.append(
             f"<text x='{x:.1f}' y='{TOP + ph + 30}' text-anchor='middle' fill='{GREY}'>"
-            f"{minutes:.1f} min</text>"
+            f"{escape(labels.minutes.format(m=labels.num(minutes, '.1f')))}</text>"
         )
-    body.append(
-        f"<text x='{W / 2}' y='{H - 6}' text-anchor='middle'>turns per round "
-        f"(grey: minutes at {seconds_per_turn:g} s a turn + {setup_seconds:g} s a round)</text>"
+    axis = labels.turns_axis.format(
+        spt=labels.num(seconds_per_turn, "g"), setup=labels.num(setup_seconds, "g")
     )
+    body.append(f"<text x='{W / 2}' y='{H - 6}' text-anchor='middle'>{escape(axis)}</text>")
     return _svg(title, body)
 
 
-def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
+def wins_svg(
+    stats: dict[str, Any], title: str, label: str = "seat", labels: Labels = ENGLISH
+) -> str:
     """Per side: share of the rounds and of the matches with one winner, with 95 %
     intervals, against the fair share (dashed)."""
     fair = float(stats["first_player_fair_share"])
     sides = round(1 / fair)
     pw, ph = W - LEFT - RIGHT, H - TOP - BOTTOM
     groups: list[tuple[str, dict[str, Any]]] = [
-        ("rounds", stats["wins_by_seat"]),
-        ("matches", stats["match_winner"]),
+        (labels.rounds, stats["wins_by_seat"]),
+        (labels.matches, stats["match_winner"]),
     ]
     shares: list[list[tuple[float, float, float]]] = []
     for _, tally in groups:
@@ -113,7 +170,7 @@ def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
         y = TOP + ph - ph * i / 4
         body.append(
             f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>"
-            f"{100 * ymax * i / 4:.0f} %</text>"
+            f"{labels.pct(100 * ymax * i / 4, '.0f')}</text>"
         )
     slot = pw / sides
     bw = slot / 3
@@ -125,7 +182,8 @@ def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
             colour = BLUE if g == 0 else ORANGE
             body.append(
                 f"<rect x='{x:.1f}' y='{TOP + ph - h:.1f}' width='{bw - 4:.1f}' height='{h:.1f}' "
-                f"fill='{colour}'><title>{kind}: {100 * v:.1f} %</title></rect>"
+                f"fill='{colour}'><title>{escape(kind)}: {labels.pct(100 * v, '.1f')}"
+                "</title></rect>"
             )
             cx = x + (bw - 4) / 2
             y1, y2 = TOP + ph - ph * lo / ymax, TOP + ph - ph * hi / ymax
@@ -139,26 +197,27 @@ def wins_svg(stats: dict[str, Any], title: str, label: str = "seat") -> str:
                 )
             body.append(
                 f"<text x='{cx:.1f}' y='{TOP + ph - h - 4 - (y1 - y2) / 2:.1f}' "
-                f"text-anchor='middle' font-size='10'>{100 * v:.1f}</text>"
+                f"text-anchor='middle' font-size='10'>{labels.num(100 * v, '.1f')}</text>"
             )
         body.append(
             f"<text x='{LEFT + (s + 0.5) * slot:.1f}' y='{TOP + ph + 16}' "
-            f"text-anchor='middle'>{numbered(label, s)}</text>"
+            f"text-anchor='middle'>{escape(labels.side(label, s))}</text>"
         )
     fy = TOP + ph - ph * fair / ymax
     body.append(
         f"<line x1='{LEFT}' y1='{fy:.1f}' x2='{W - RIGHT}' y2='{fy:.1f}' stroke='{GREY}' "
         f"stroke-dasharray='6 4'/>"
     )
+    note = labels.wins_note.format(fair=labels.pct(100 * fair, ".1f"))
     body.append(
-        f"<text x='{W / 2}' y='{H - 8}' text-anchor='middle'><tspan fill='{BLUE}'>■ rounds"
-        f"</tspan>  <tspan fill='{ORANGE}'>■ matches</tspan>  (share of those with one "
-        f"winner, 95 % interval; dashed: fair {100 * fair:.1f} %)</text>"
+        f"<text x='{W / 2}' y='{H - 8}' text-anchor='middle'><tspan fill='{BLUE}'>■ "
+        f"{escape(labels.rounds)}</tspan>  <tspan fill='{ORANGE}'>■ {escape(labels.matches)}"
+        f"</tspan>  {escape(note)}</text>"
     )
     return _svg(title, body)
 
 
-def clauses_svg(clauses: list[dict[str, Any]], title: str) -> str:
+def clauses_svg(clauses: list[dict[str, Any]], title: str, labels: Labels = ENGLISH) -> str:
     """Horizontal bars: the share of rounds (or matches) each clause decided."""
     rows = len(clauses)
     row_h = 18
@@ -177,18 +236,19 @@ def clauses_svg(clauses: list[dict[str, Any]], title: str) -> str:
             f"<rect x='{label_w}' y='{y + 3}' width='{max(pw * share, 1.0):.1f}' "
             f"height='{row_h - 6}' fill='{colour}'/>"
         )
-        text = "never" if c["decided"] == 0 else f"{100 * share:.3g} %"
+        text = escape(labels.never) if c["decided"] == 0 else labels.pct(100 * share, ".3g")
         body.append(
             f"<text x='{label_w + max(pw * share, 1.0) + 4:.1f}' y='{y + 13}'>{text}</text>"
         )
     body.append(
         f"<text x='{W / 2}' y='{height - 10}' text-anchor='middle'><tspan fill='{BLUE}'>■ "
-        f"share of rounds</tspan>  <tspan fill='{ORANGE}'>■ share of matches</tspan></text>"
+        f"{escape(labels.share_of_rounds)}</tspan>  <tspan fill='{ORANGE}'>■ "
+        f"{escape(labels.share_of_matches)}</tspan></text>"
     )
     return _svg(title, body, height)
 
 
-def ladder_svg(ladder: dict[str, Any], title: str) -> str:
+def ladder_svg(ladder: dict[str, Any], title: str, labels: Labels = ENGLISH) -> str:
     """Horizontal bars, one per pairing of the skill ladder: the stronger bot's share of
     rounds with its 95 % interval (whiskers) against the fair share (a grey tick)."""
     pairings = ladder["pairings"]
@@ -207,7 +267,7 @@ def ladder_svg(ladder: dict[str, Any], title: str) -> str:
         )
         body.append(
             f"<text x='{x:.1f}' y='{TOP + len(pairings) * row_h + 14}' text-anchor='middle'>"
-            f"{100 * xmax * i / 4:.0f} %</text>"
+            f"{labels.pct(100 * xmax * i / 4, '.0f')}</text>"
         )
     for i, p in enumerate(pairings):
         y = TOP + i * row_h
@@ -215,13 +275,14 @@ def ladder_svg(ladder: dict[str, Any], title: str) -> str:
         colour = BLUE if p["stronger"] else GREY
         body.append(
             f"<text x='{label_w - 8}' y='{y + 17}' text-anchor='end'>"
-            f"{escape(p['bot'])} vs {escape(p['against'])}</text>"
+            f"{escape(labels.pairing.format(bot=p['bot'], against=p['against']))}</text>"
         )
         w = pw * share / xmax
         body.append(
             f"<rect x='{label_w}' y='{y + 5}' width='{max(w, 1.0):.1f}' height='{row_h - 10}' "
-            f"fill='{colour}'><title>{100 * share:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
-            f"</title></rect>"
+            f"fill='{colour}'><title>{labels.pct(100 * share, '.1f')} "
+            f"[{labels.num(100 * lo, '.1f')}{labels.list_sep}{labels.num(100 * hi, '.1f')}]"
+            "</title></rect>"
         )
         x1, x2 = label_w + pw * lo / xmax, label_w + pw * hi / xmax
         cy = y + row_h / 2
@@ -240,17 +301,18 @@ def ladder_svg(ladder: dict[str, Any], title: str) -> str:
         )
         body.append(
             f"<text x='{max(x2, label_w + w) + 6:.1f}' y='{y + 17}' font-size='11'>"
-            f"{100 * share:.1f} %</text>"
+            f"{labels.pct(100 * share, '.1f')}</text>"
         )
     body.append(
         f"<text x='{W / 2}' y='{height - 26}' text-anchor='middle'><tspan fill='{BLUE}'>■ "
-        f"clearly better</tspan>   <tspan fill='{GREY}'>■ not shown better</tspan>   "
-        f"<tspan fill='{ORANGE}'>| fair share</tspan></text>"
+        f"{escape(labels.better)}</tspan>   <tspan fill='{GREY}'>■ "
+        f"{escape(labels.not_better)}</tspan>   "
+        f"<tspan fill='{ORANGE}'>| {escape(labels.fair_share)}</tspan></text>"
     )
+    note = labels.ladder_note.format(rounds=labels.num(int(ladder["rounds_per_pairing"]), ","))
     body.append(
         f"<text x='{W / 2}' y='{height - 10}' text-anchor='middle' font-size='11'>"
-        f"share of rounds won, with its 95 % interval; "
-        f"{int(ladder['rounds_per_pairing']):,} rounds per pairing</text>"
+        f"{escape(note)}</text>"
     )
     return _svg(title, body, height)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckgen.rulecheck.messages import said, say
 from deckgen.rulecheck.severity import DESIGN, LEVELS, grade, milder
 from deckgen.rulespec import RuleSpec
 
@@ -137,13 +138,15 @@ def confirm(
                     w["severity"] = min(
                         w["severity"], grade({**w, "value": value}), key=LEVELS.index
                     )
-                w["message"] += (
-                    f" (it holds with {SKILLED} players in every seat too: {_fmt(value, w)})"
-                )
+                told = said("skilled.holds", bots=SKILLED, value=_fmt(value, w))
             else:
                 w["severity"] = milder(w["severity"])
-                shown = "" if value is None else f": with {SKILLED} players it is {_fmt(value, w)}"
-                w["message"] += f" (with random bots only{shown})"
+                told = said("skilled.random", shown="")
+                if value is not None:
+                    told = said("skilled.random", shown=said("skilled.shown", bots=SKILLED,
+                                                             value=_fmt(value, w)))  # fmt: skip
+            w["skilled"]["text"] = told
+            w["message"] += say(told, "en")
     verdict, reasons = verdict_of(report["players"], report["warnings"])
     report["verdict"] = verdict
     report["reasons"] = reasons
@@ -163,11 +166,11 @@ def _starter_edge(sec: dict[str, Any]) -> bool:
     )
 
 
-def _fmt(value: float, w: dict[str, Any]) -> str:
+def _fmt(value: float, w: dict[str, Any]) -> dict[str, Any]:
     if w["id"] in ("playing_time", "match_time"):
-        return f"{value:.0f} minutes"
+        return said("skilled.minutes", v=value)
     if w["id"] == "draw_heavy":
-        return f"{value:.1f} times the tiles dealt"
+        return said("skilled.times", v=value)
     if w["id"] in ("first_player", "seat_match"):
-        return f"the starting player wins {100 * value:+.1f} points over a fair share of rounds"
-    return f"{100 * value:.1f} %"
+        return said("skilled.starter", v=100 * value)
+    return said("skilled.pct", v=100 * value)

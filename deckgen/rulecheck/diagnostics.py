@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from deckgen.engine.seatnames import numbered
-from deckgen.rulecheck.reachability import impossibility, unseen_bound
+from deckgen.engine.seatnames import seat_number
+from deckgen.rulecheck.messages import said, say
+from deckgen.rulecheck.reachability import proof_of, unseen_bound
 from deckgen.rulespec import RuleSpec
 from deckgen.rulespec.clauses import CLAUSE_PARAMS, NUMERIC_PARAMS, VALUE_WORDS
 
@@ -136,24 +137,27 @@ def start_rotation(spec: RuleSpec, players: int) -> list[int] | None:
 def _warn(
     wid: WarningId,
     players: int | None,
-    message: str,
+    text: dict[str, Any],
     value: float | None = None,
     threshold: float | None = None,
     p_value: float | None = None,
 ) -> dict[str, Any]:
+    """A finding: its ``message`` in English and, as ``text``, the template's key and
+    figures that give it in any language (:mod:`deckgen.rulecheck.messages`)."""
     return {
         "id": wid,
         "players": players,
-        "message": message,
+        "message": say(text, "en"),
         "value": None if value is None else round(value, 5),
         "threshold": threshold,
         "p_value": None if p_value is None else float(f"{p_value:.3g}"),
+        "text": text,
     }
 
 
 def finding(
     wid: WarningId,
-    message: str,
+    text: dict[str, Any],
     *,
     where: str | None = None,
     param: str | None = None,
@@ -161,12 +165,17 @@ def finding(
 ) -> dict[str, Any]:
     """A finding about what the file says (no measured figure): where it is (a text:
     ``clause play.draw``) and the parameter or clause it names, when known."""
-    return {**_warn(wid, players, message), "where": where, "param": param}
+    return {**_warn(wid, players, text), "where": where, "param": param}
 
 
-def _spt(st: dict[str, Any]) -> str:
+def _pace(st: dict[str, Any]) -> dict[str, Any]:
     turns = st.get("turns_per_round", {}).get("mean")
-    return f"{turns:.0f} turns a round" if turns else "the assumed pace"
+    return said("pace.turns", turns=turns) if turns else said("pace.assumed")
+
+
+def _side(label: str, index: int) -> dict[str, Any]:
+    """A seat or team by its 0-based index (``seat 1``), as a said item."""
+    return said(f"side.{label}", number=seat_number(index))
 
 
 def _share(node: dict[str, Any]) -> tuple[int, int, float]:
@@ -179,7 +188,6 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
     st = sec["stats"]
     f = sec["feasibility"]
     rounds = int(st["rounds"])
-    who = f"{n} players"
     # draw-heavy
     draws = st["draws_per_round"].get("mean")
     if draws is not None and f["dealt"]:
@@ -188,8 +196,8 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
         if ratio > lim:
             out.append(_warn(
                 "draw_heavy", n,
-                f"{who}: a round draws {draws:.1f} tiles on average, {ratio:.1f} times the "
-                f"{f['dealt']} tiles dealt (limit {lim:g} times)", ratio, lim,
+                said("draw_heavy", n=n, draws=draws, ratio=ratio, dealt=f["dealt"], limit=lim),
+                ratio, lim,
             ))  # fmt: skip
     # a stock meant to last is drawn empty
     drained = st.get("stock_drained")
@@ -200,8 +208,9 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
         if share > lim:
             out.append(_warn(
                 "stock_drained", n,
-                f"{who}: {100 * share:.1f} % of rounds draw the whole stock of "
-                f"{f['drawable']} tiles ({k:,} of {of:,}; limit {100 * lim:g} %)", share, lim,
+                said("stock_drained", n=n, pct=100 * share, drawable=f["drawable"], k=k, of=of,
+                     pct_limit=100 * lim),
+                share, lim,
             ))  # fmt: skip
     # playing time against the file's promise
     promise = spec.params.check.playing_time_minutes
@@ -211,16 +220,15 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
         if minutes > promise * tol:
             out.append(_warn(
                 "playing_time", n,
-                f"{who}: a match takes about {minutes:.0f} minutes, more than {tol:g} times "
-                f"the {promise:g} minutes the file promises", minutes, promise * tol,
+                said("playing_time", n=n, minutes=minutes, tol=tol, promise=promise),
+                minutes, promise * tol,
             ))  # fmt: skip
     if minutes is not None and minutes > DEFAULTS["match_minutes_max"]:
         out.append(_warn(
             "match_time", n,
-            f"{who}: a match takes about {minutes:,.0f} minutes ({minutes / 60:.1f} hours) "
-            f"at {_spt(st)}; a table game should end within "
-            f"{DEFAULTS['match_minutes_max'] / 60:g} hours: lower the target or the "
-            "number of rounds", minutes, DEFAULTS["match_minutes_max"],
+            said("match_time", n=n, minutes=minutes, hours=minutes / 60, pace=_pace(st),
+                 max_hours=DEFAULTS["match_minutes_max"] / 60),
+            minutes, DEFAULTS["match_minutes_max"],
         ))  # fmt: skip
     # rounds nobody wins by going out (what players notice even if no rule is wrong)
     not_out = st["round_end"].get("not_out")
@@ -229,9 +237,7 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
         lim = limit(spec, "not_out_max")
         if share > lim:
             out.append(_warn(
-                "no_winner", n,
-                f"{who}: {100 * share:.1f} % of rounds end with nobody going out "
-                f"(limit {100 * lim:g} %): players will notice that rounds often peter out",
+                "no_winner", n, said("no_winner", n=n, pct=100 * share, pct_limit=100 * lim),
                 share, lim,
             ))  # fmt: skip
     # blocked rounds and ties
@@ -239,8 +245,7 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
     lim = limit(spec, "blocked_max")
     if of and share > lim:
         out.append(_warn(
-            "blocked", n,
-            f"{who}: {100 * share:.1f} % of rounds end blocked (limit {100 * lim:g} %)",
+            "blocked", n, said("blocked", n=n, pct=100 * share, pct_limit=100 * lim),
             share, lim,
         ))  # fmt: skip
     ties = st.get("ties")
@@ -249,9 +254,7 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
         lim = limit(spec, "tie_max")
         if share > lim:
             out.append(_warn(
-                "ties", n,
-                f"{who}: {100 * share:.1f} % of rounds end in a tie for the lowest hand "
-                f"(limit {100 * lim:g} %)", share, lim,
+                "ties", n, said("ties", n=n, pct=100 * share, pct_limit=100 * lim), share, lim,
             ))  # fmt: skip
     out += _seat_advantage(spec, n, st)
     out += _rare_clauses(spec, n, sec, rounds)
@@ -260,7 +263,6 @@ def diagnose_players(spec: RuleSpec, n: int, sec: dict[str, Any]) -> list[dict[s
 
 def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    who = f"{n} players"
     alpha = limit(spec, "significance")
     fair = float(st["first_player_fair_share"])
     k, of, share = _share(st["first_player_win_share"])
@@ -269,9 +271,9 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
     if of and share - fair > lim and p_round < alpha:
         out.append(_warn(
             "first_player", n,
-            f"{who}: the starting player wins {100 * share:.1f} % of the rounds won, "
-            f"{100 * (share - fair):.1f} points above the fair {100 * fair:.1f} % "
-            f"(limit {100 * lim:g}; p = {p_round:.2g})", share - fair, lim, p_round,
+            said("first_player", n=n, pct=100 * share, excess=100 * (share - fair),
+                 fair=100 * fair, pct_limit=100 * lim, p=p_round),
+            share - fair, lim, p_round,
         ))  # fmt: skip
     # per match: the seats' shares of the matches with one winner
     sides = round(1 / fair)
@@ -288,28 +290,25 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
     uneven = rotation is not None and len(set(rotation)) > 1
     label = "team" if spec.params.players.teams != "none" else "seat"
     if excess > mlim and p_match < alpha:
-        why = f"p = {p_match:.2g}, chi-square test of equal chances over {won:,} matches"
+        why = said("why.test", p=p_match, won=won)
         if uneven and rotation is not None:
-            why += f"; {label}s start {', '.join(map(str, rotation))} rounds of a match"
+            why = said("why.rotation", p=p_match, won=won, sides=said(f"sides.{label}"),
+                       rotation=rotation)  # fmt: skip
         out.append(_warn(
             "seat_match", n,
-            f"{who}: {numbered(label, best)} wins {100 * counts[best] / won:.1f} % of the matches, "
-            f"{100 * excess:.1f} points above the fair {100 / sides:.1f} % ({why})",
+            said("seat_match.excess", n=n, side=_side(label, best),
+                 pct=100 * counts[best] / won, excess=100 * excess, fair=100 / sides, why=why),
             excess, mlim, p_match,
         ))  # fmt: skip
     elif uneven and rotation is not None and share > fair and p_round < alpha:
         most = max(range(sides), key=lambda s: rotation[s])
         out.append(_warn(
             "seat_match", n,
-            f"{who}: {numbered(label, most)} starts {rotation[most]} of the "
-            f"{sum(rotation)} rounds of a match ({label}s: {', '.join(map(str, rotation))}), "
-            f"and the starting player "
-            f"wins {100 * share:.1f} % of rounds against a fair {100 * fair:.1f} % "
-            f"(p = {p_round:.2g}): so {numbered(label, most)} can expect an advantage per "
-            f"match. "
-            f"Measured so far: {100 * counts[most] / won:.1f} % of {won:,} matches against "
-            f"a fair {100 / sides:.1f} % (chi-square test of equal chances: p = "
-            f"{p_match:.2g}; a small edge needs many matches to show)",
+            said("seat_match.rotation", n=n, side=_side(label, most), starts=rotation[most],
+                 total=sum(rotation), sides=said(f"sides.{label}"), rotation=rotation,
+                 pct=100 * share, fair=100 * fair, p_round=p_round,
+                 measured=100 * counts[most] / won, won=won, fair_match=100 / sides,
+                 p_match=p_match),
             counts[most] / won - 1 / sides, mlim, p_round,
         ))  # fmt: skip
     return out
@@ -326,35 +325,33 @@ def applies_at(spec: RuleSpec, n: int, cid: str) -> bool:
 
 def _rare_clauses(spec: RuleSpec, n: int, sec: dict[str, Any], rounds: int) -> list[dict[str, Any]]:
     lim = limit(spec, "clause_share_min")
-    rare: list[str] = []
+    rare: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for c in sec["coverage"]["clauses"]:
         cid = c["id"]
         if cid in FALLBACK_CLAUSES or not c["of"] or not applies_at(spec, n, cid):
             continue
-        proof = impossibility(spec, n, cid, sec["feasibility"])
+        proof = proof_of(spec, n, cid, sec["feasibility"])
         if c["decided"] == 0 and proof is not None:
             out.append(_warn(
-                "dead_clause", n,
-                f"{n} players: the rule {cid} can never decide anything: {proof}",
+                "dead_clause", n, said("dead_clause.players", n=n, clause=cid, proof=proof),
             ))  # fmt: skip
             continue
         share = c["decided"] / c["of"]
         if c["decided"] == 0 and unseen_bound(c["of"]) < lim:
-            rare.append(f"{cid} (never in {c['of']:,} {_per(c)})")
+            rare.append(said("rare.never", clause=cid, of=c["of"], per=_per(c)))
         elif 0 < share < lim:
-            rare.append(f"{cid} ({100 * share:.3g} % of {_per(c)})")
+            rare.append(said("rare.share", clause=cid, pct=100 * share, per=_per(c)))
     if rare:
         out.append(_warn(
-            "rare_clause", n,
-            f"{n} players: rules that almost never decide anything (below "
-            f"{100 * lim:g} %): " + ", ".join(rare), None, lim,
+            "rare_clause", n, said("rare_clause", n=n, pct_limit=100 * lim, rare=rare),
+            None, lim,
         ))  # fmt: skip
     return out
 
 
-def _per(c: dict[str, Any]) -> str:
-    return "rounds" if c["per"] == "round" else "matches"
+def _per(c: dict[str, Any]) -> dict[str, Any]:
+    return said("per.round" if c["per"] == "round" else "per.match")
 
 
 def diagnose_texts(spec: RuleSpec) -> list[dict[str, Any]]:
@@ -368,15 +365,15 @@ def diagnose_texts(spec: RuleSpec) -> list[dict[str, Any]]:
             if str(have) != str(want):
                 out.append(_warn(
                     "clause_params", None,
-                    f"clause {clause.id} was written for {key} = {want}, but the file has "
-                    f"{key} = {have}: rewrite the clause or its written_for",
+                    said("clause_params.written_for", clause=clause.id, key=key,
+                         want=str(want), have=str(have)),
                 ))  # fmt: skip
         for key in deps:
-            msg = _words_mismatch(clause.id, key, values.get(key), clause.text.en, clause.text.de)
-            if msg is None:
-                msg = _number_mismatch(clause.id, key, values.get(key), clause.text.en)
-            if msg is not None and not any(w["message"] == msg for w in out):
-                out.append(_warn("clause_params", None, msg))
+            text = _words_mismatch(clause.id, key, values.get(key), clause.text.en, clause.text.de)
+            if text is None:
+                text = _number_mismatch(clause.id, key, values.get(key), clause.text.en)
+            if text is not None and not any(w["message"] == say(text, "en") for w in out):
+                out.append(_warn("clause_params", None, text))
     return out
 
 
@@ -390,14 +387,14 @@ def _values(spec: RuleSpec) -> dict[str, Any]:
     return out
 
 
-def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> str | None:
+def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> dict[str, Any] | None:
     table = VALUE_WORDS.get(key)
     if table is None or have not in table:
         return None
     texts = {"en": en.lower(), "de": de.lower()}
     own = table[str(have)]
     found: list[str] = []
-    said: list[str] = []
+    quotes: list[dict[str, Any]] = []
     for value, words in table.items():
         if value == have:
             continue
@@ -408,13 +405,12 @@ def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> str | No
             ]  # fmt: skip
             if hits:
                 found.append(value)
-                said.append(f"'{hits[0]}' ({lang})")
+                quotes.append(said("quote.lang", word=hits[0], lang=said(f"lang.{lang}")))
                 break
     if not found:
         return None
-    return (
-        f"clause {cid} says {said[0]}, which describes {key} = {' or '.join(found)}, but "
-        f"the file has {key} = {have}: rewrite the clause for {have} or change {key}"
+    return said(
+        "clause_params.words", clause=cid, quote=quotes[0], key=key, values=found, have=str(have)
     )
 
 
@@ -441,7 +437,7 @@ def _means(key: str, value: str, word: str, text: str, lang: str) -> bool:
     return False
 
 
-def _number_mismatch(cid: str, key: str, have: Any, en: str) -> str | None:
+def _number_mismatch(cid: str, key: str, have: Any, en: str) -> dict[str, Any] | None:
     import re
 
     name = NUMERIC_PARAMS.get(key)
@@ -451,8 +447,8 @@ def _number_mismatch(cid: str, key: str, have: Any, en: str) -> str | None:
     en = re.sub(r"\d+\s*/\s*\d+", " ", en)  # tile names (0/0) are no counts
     numbers = {int(x) for x in re.findall(r"(?<![\d{-])(\d+)(?![\d}-])", en)}
     if numbers and int(have) not in numbers:
-        return (
-            f"clause {cid} names {', '.join(map(str, sorted(numbers)))} but the file has "
-            f"{key} = {have}: write {{{name}}} in the text instead of the number"
-        )
+        return said(
+            "clause_params.number", clause=cid, numbers=sorted(numbers), key=key,
+            have=str(have), name=name,
+        )  # fmt: skip
     return None

@@ -11,41 +11,42 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckgen.rulecheck.messages import said, say
 from deckgen.rulespec import RuleSpec
 
 
 def impossibility(spec: RuleSpec, players: int, clause_id: str, feas: dict[str, Any]) -> str | None:
     """A proof from the rules that ``clause_id`` can never decide anything with
     ``players`` players, or None when the rules allow it."""
+    proof = proof_of(spec, players, clause_id, feas)
+    return None if proof is None else say(proof, "en")
+
+
+def proof_of(
+    spec: RuleSpec, players: int, clause_id: str, feas: dict[str, Any]
+) -> dict[str, Any] | None:
+    """:func:`impossibility` as a said item (:mod:`deckgen.rulecheck.messages`)."""
     p = spec.params
     drawn = p.deal.rest == "stock" and p.turn.draw != "none" and feas.get("stock", 0) > 0
     if clause_id == "end.blocked" and drawn and feas.get("reserve", 0) > 0:
-        return (
-            f"a player who cannot play draws while more than the reserve of "
-            f"{feas['reserve']} tiles is left, so no turn passes without drawing until the "
-            "stock is down to the reserve; and then the first player who cannot play ends "
-            "the round (end.reserve). So nobody is ever blocked while the round goes on."
-        )
+        return said("proof.blocked_reserve", reserve=feas["reserve"])
     if clause_id == "end.reserve" and (not drawn or feas.get("reserve", 0) == 0):
-        return "the file keeps no reserve in a stock that is drawn from"
+        return said("proof.no_reserve")
     if clause_id in ("play.draw", "play.play_drawn", "play.draw_limit") and not drawn:
-        return "no tile is left to draw: every tile is dealt or stays out of play"
+        return said("proof.no_stock")
     if clause_id == "play.draw_limit" and drawn and p.turn.draw_limit is not None:
         most = feas.get("drawable", 0)
         if p.turn.draw_limit >= most:
-            return (
-                f"the draw limit of {p.turn.draw_limit} is never reached: at most {most} "
-                "tiles can be drawn in a whole round"
-            )
+            return said("proof.draw_limit", limit=p.turn.draw_limit, most=most)
     for s in feas.get("opening", {}).get("situations", []):
         if s["situation"] == clause_id and s["probability"] == 0:
-            return f"by the exact odds of the deal, {s['what']} cannot happen (p = 0)"
+            return said("proof.opening", what=s["what"], situation=s["situation"])
     if clause_id == "setup.redeal" and p.deal.redeal_doubles is not None:
         hand = spec.hand_size(players)
         if p.deal.redeal_doubles > hand:
-            return f"a hand of {hand} tiles cannot hold {p.deal.redeal_doubles} doubles"
+            return said("proof.redeal", hand=hand, doubles=p.deal.redeal_doubles)
     if clause_id == "score.tie" and p.scoring.method == "penalty":
-        return "penalty scoring has no lowest hand to tie for"
+        return said("proof.penalty")
     return None
 
 

@@ -4,8 +4,9 @@ Takes a rules file (and a check report); gives ``ambiguous_clause`` findings. A 
 can often be read two ways at the table, and the engine plays one of them. Where the
 two readings lead to different games, the file must say which one it means.
 
-:data:`READINGS` is the registry: per reading the clause it belongs to, one sentence
-for the reading the kernel plays and one for the other, which files it applies to (a
+:data:`READINGS` is the registry: per reading the clause it belongs to (its two
+sentences, the reading the kernel plays and the other, are templates of
+:mod:`deckgen.rulecheck.messages` in English and German), which files it applies to (a
 predicate on the rules' parameters), how the kernel plays the other reading (a field
 of :class:`~deckgen.engine.tables.Tables`), the outcome figures it changes and what
 settles it in a file. :func:`reading_findings` plays the same deals (same seeds,
@@ -35,6 +36,7 @@ from deckgen.engine.results import END_BLOCKED, END_OUT, Gap, RoundResult
 from deckgen.engine.setup import RoundStart, setup_round
 from deckgen.engine.state import RoundState
 from deckgen.engine.tables import Tables, compile_tables
+from deckgen.rulecheck.messages import said, say
 from deckgen.rulespec import RuleSpec
 from deckgen.rulespec.model import RulesFile
 
@@ -48,15 +50,15 @@ REPLAY_TURNS = 50_000
 REPLAY_MIN, REPLAY_MAX = 200, 3_000
 """Rounds played under each reading, at least and at most."""
 
-FIGURES: dict[str, tuple[str, Callable[[RoundResult], float]]] = {
-    "blocked": ("the share of rounds ending blocked", lambda r: float(r.end == END_BLOCKED)),
-    "out": ("the share of rounds ending with a player out", lambda r: float(r.end == END_OUT)),
-    "draws": ("the tiles drawn per round", lambda r: float(r.draws)),
-    "passes": ("the passes per round", lambda r: float(r.passes)),
-    "points": ("the points written down per round", lambda r: float(sum(map(abs, r.points)))),
+FIGURES: dict[str, Callable[[RoundResult], float]] = {
+    "blocked": lambda r: float(r.end == END_BLOCKED),
+    "out": lambda r: float(r.end == END_OUT),
+    "draws": lambda r: float(r.draws),
+    "passes": lambda r: float(r.passes),
+    "points": lambda r: float(sum(map(abs, r.points))),
 }
-"""The outcome figures a reading may change: what the message calls it, and its value
-in one round."""
+"""The outcome figures a reading may change: its value in one round (what the message
+calls it: template ``figure.<key>`` of :mod:`deckgen.rulecheck.messages`)."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,10 @@ class Reading:
 
     id: str
     clause: str
-    """The clause id the two readings are of."""
-    played: str
-    """The reading the kernel plays (and the rules files mean), one sentence."""
-    other: str
-    """The other reading, one sentence."""
+    """The clause id the two readings are of. The reading the kernel plays (and the
+    rules files mean) and the other one are a sentence each, in English and German:
+    templates ``reading.<id>.played`` and ``reading.<id>.other`` of
+    :mod:`deckgen.rulecheck.messages`."""
     applies: Callable[[RulesFile], bool]
     """Whether the reading arises in a file with these parameters."""
     other_tables: Callable[[Tables], Tables]
@@ -99,14 +100,6 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         id="blocked-after-passes",
         clause="end.blocked",
-        played=(
-            "the round ends only when nobody can play, so a player may still play on a "
-            "train that a pass has just opened"
-        ),
-        other=(
-            "the round ends after a full circle of passes with nothing left to draw, even "
-            "when a pass has opened a train that someone could now play on"
-        ),
         applies=_trains,
         other_tables=lambda t: replace(t, block_on_passes=True),
         figures=("blocked", "points"),
@@ -118,14 +111,6 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         id="draw-per-tile",
         clause="play.draw_limit",
-        played=(
-            "the limit counts the draws for each tile to lay, so a player who must cover "
-            "the double they have just laid may draw again, even if they drew that double"
-        ),
-        other=(
-            "the limit counts the whole turn, so a player who drew the double they laid "
-            "may not draw again to cover it"
-        ),
         applies=_trains_limited_draw,
         other_tables=lambda t: replace(t, draw_per_turn=True),
         figures=("draws", "passes", "blocked", "points"),
@@ -137,15 +122,6 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         id="reserve-after-own-draws",
         clause="end.reserve",
-        played=(
-            "the round ends at once when the player to move cannot lay a tile with only "
-            "the reserve left, even when that player's own draws have just brought the "
-            "stock down to it"
-        ),
-        other=(
-            "a player whose own draws bring the stock down to the reserve without a tile "
-            "that fits passes, and the round ends only when the next player cannot lay one"
-        ),
         applies=_reserve,
         other_tables=lambda t: replace(t, reserve_pass=True),
         figures=("out", "passes", "points"),
@@ -280,7 +256,7 @@ def compare(
     played = done[: len(alt)]
     figures = []
     for key in reading.figures:
-        value = FIGURES[key][1]
+        value = FIGURES[key]
         a = [value(r) for r in played]
         b = [value(r) for r in alt]
         figures.append(Comparison(key, sum(a) / len(a), sum(b) / len(b), paired_p(a, b)))
@@ -288,48 +264,48 @@ def compare(
     return Replay(n, len(played), parted, z_upper(parted, len(played), PARTED_MIN), figures)
 
 
-def _fmt(key: str, x: float) -> str:
+def _fmt(key: str, x: float) -> dict[str, Any]:
     if key in ("blocked", "out"):
-        return f"{100 * x:.1f} %"
-    return f"{x:.1f}"
+        return said("value.pct", v=100 * x)
+    return said("value.num", v=x)
 
 
-def _p(p: float) -> str:
-    return "p < 1e-6" if p < 1e-6 else f"p = {p:.2g}"
+def _p(p: float) -> dict[str, Any]:
+    return said("p.tiny") if p < 1e-6 else said("p.value", p=p)
 
 
 def finding(reading: Reading, replay: Replay) -> dict[str, Any]:
-    """The ``ambiguous_clause`` finding of ``reading`` from its replay."""
+    """The ``ambiguous_clause`` finding of ``reading`` from its replay (its sentence and
+    the reading's two sentences are templates of :mod:`deckgen.rulecheck.messages`)."""
     differ = replay.differ
     same = [c for c in replay.figures if c not in differ]
     share = replay.parted / replay.rounds
     changes = [
-        f"{FIGURES[c.figure][0]} from {_fmt(c.figure, c.played)} to "
-        f"{_fmt(c.figure, c.other)} ({_p(c.p_value)})"
+        said("change.figure", figure=said(f"figure.{c.figure}"), played=_fmt(c.figure, c.played),
+             other=_fmt(c.figure, c.other), p=_p(c.p_value))
         for c in differ
-    ]
-    changes.append(f"the result of {100 * share:.1f} % of rounds")
-    said = "; ".join(changes)
+    ]  # fmt: skip
+    changes.append(said("change.result", pct=100 * share))
+    told = said("changes.plain", changes=changes)
     if not differ and same:
-        kept = ", ".join(
-            f"{FIGURES[c.figure][0]} {_fmt(c.figure, c.played)} against {_fmt(c.figure, c.other)}"
+        kept = [
+            said("kept.figure", figure=said(f"figure.{c.figure}"),
+                 played=_fmt(c.figure, c.played), other=_fmt(c.figure, c.other))
             for c in same
-        )
-        said += f" (the averages stay within chance: {kept})"
+        ]  # fmt: skip
+        told = said("changes.kept", changes=changes, kept=kept)
     n = replay.players
     strongest = min(replay.figures, key=lambda c: c.p_value, default=None)
+    text = said(
+        "ambiguous_clause", clause=reading.clause, other=said(f"reading.{reading.id}.other"),
+        played=said(f"reading.{reading.id}.played"), changes=told, rounds=replay.rounds, n=n,
+    )  # fmt: skip
     return {
         "id": "ambiguous_clause",
         "players": n,
         "clause": reading.clause,
         "reading": reading.id,
-        "message": (
-            f"clause {reading.clause} can be read two ways: (1) {reading.other}; "
-            f"(2) {reading.played}; the engine plays (2); the other reading changes "
-            f"{said}, over {replay.rounds:,} rounds of {n} random players on the same "
-            "deals: say in the text which one the game has (a sentence in the clause, "
-            f"or a note whose clauses name {reading.clause})"
-        ),
+        "message": say(text, "en"),
         "value": round(share, 5),
         "threshold": PARTED_MIN,
         "p_value": float(f"{(strongest.p_value if differ and strongest else replay.parted_p):.3g}"),
@@ -343,6 +319,7 @@ def finding(reading: Reading, replay: Replay) -> dict[str, Any]:
             }
             for c in replay.figures
         },
+        "text": text,
     }
 
 

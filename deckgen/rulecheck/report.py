@@ -16,6 +16,7 @@ from typing import Any
 from deckgen.rulecheck.batchcount import fast_clauses
 from deckgen.rulecheck.check import CheckResult, Run
 from deckgen.rulecheck.diagnostics import diagnose_players, diagnose_texts
+from deckgen.rulecheck.messages import said, say
 from deckgen.rulecheck.metrics import metrics_of
 from deckgen.rulecheck.reachability import why_never
 from deckgen.rulecheck.severity import graded, worst
@@ -302,41 +303,76 @@ def _per_players(result: CheckResult, n: int, runs: list[Run]) -> dict[str, Any]
     return out
 
 
+def reason_items(
+    per: dict[str, dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What breaks play and what the file leaves open, from the per-player sections:
+    (broken, gaps), each a list of said items (:mod:`deckgen.rulecheck.messages`)."""
+    broken: list[dict[str, Any]] = []
+    gaps: list[dict[str, Any]] = []
+    for key, sec in per.items():
+        n = int(key)
+        if not sec["feasibility"]["deal_fits"]:
+            broken.append(said("reason.deal", n=n))
+        for v in sec["invariants"]["violations"]:
+            broken.append(
+                said("reason.violation", n=n, kind=v["kind"], seed=v["seed"], message=v["message"])
+            )
+        term = sec["termination"]
+        if not term["ok"]:
+            broken.append(
+                said(
+                    "reason.termination",
+                    n=n,
+                    turns=term["longest_round_turns"],
+                    rounds=term["longest_match_rounds"],
+                )
+            )
+        for g in sec["gaps"]:
+            sit = str(g["situation"])
+            if sit in TERMINATION_GAPS:
+                broken.append(
+                    said(
+                        "reason.round_limit",
+                        n=n,
+                        matches=g["matches"],
+                        of=g["of_matches"],
+                        limit=MATCH_ROUND_LIMIT,
+                        situation=sit,
+                    )
+                )
+                continue
+            if sit.startswith("unstated:"):
+                what = said("gap.unstated", clause=sit.split(":", 1)[1], what="")
+            else:
+                what = said(f"gap.{sit}")
+            gaps.append(
+                said(
+                    "reason.gap",
+                    n=n,
+                    situation=sit,
+                    events=g["events"],
+                    description=g["description"],
+                    what=what,
+                )
+            )
+        for s in sec["feasibility"]["opening"]["situations"]:
+            if not s["always_decided"]:
+                gaps.append(
+                    said("reason.opening", n=n, situation=s["situation"], p=s["probability"])
+                )
+    return broken, gaps
+
+
 def verdict_of(
     per: dict[str, dict[str, Any]], warnings: list[dict[str, Any]] | None = None
 ) -> tuple[str, list[str]]:
     """(``ok`` | ``notice`` | ``warn`` | ``fail`` | ``gaps`` | ``broken``, the reasons)
     from the per-player sections and the graded findings: gaps and broken play come
     first; otherwise the worst finding's severity is the verdict."""
-    broken: list[str] = []
-    gaps: list[str] = []
-    for key, sec in per.items():
-        n = f"{key} players"
-        if not sec["feasibility"]["deal_fits"]:
-            broken.append(f"{n}: the deal does not fit the set")
-        for v in sec["invariants"]["violations"]:
-            broken.append(f"{n}: {v['kind']} in match seed {v['seed']}: {v['message']}")
-        term = sec["termination"]
-        if not term["ok"]:
-            broken.append(
-                f"{n}: play did not end within its bounds (longest round "
-                f"{term['longest_round_turns']} turns, longest match "
-                f"{term['longest_match_rounds']} rounds)"
-            )
-        for g in sec["gaps"]:
-            if g["situation"] in TERMINATION_GAPS:
-                broken.append(
-                    f"{n}: {g['matches']} of {g['of_matches']} matches did not end within "
-                    f"{MATCH_ROUND_LIMIT} rounds ({g['situation']})"
-                )
-                continue
-            gaps.append(f"{n}: {g['situation']} ({g['events']}x): {g['description']}")
-        for s in sec["feasibility"]["opening"]["situations"]:
-            if not s["always_decided"]:
-                gaps.append(
-                    f"{n}: {s['situation']} can happen (p = {s['probability']:.3g}) and the "
-                    "file does not say what happens then"
-                )
+    broken_items, gap_items = reason_items(per)
+    broken = [say(item, "en") for item in broken_items]
+    gaps = [say(item, "en") for item in gap_items]
     if broken:
         return "broken", broken + gaps
     if gaps:

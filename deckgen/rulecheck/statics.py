@@ -14,12 +14,13 @@ from typing import Any
 
 from deckgen.rulecheck.diagnostics import WarningId, finding
 from deckgen.rulecheck.feasibility import feasibility
-from deckgen.rulecheck.reachability import impossibility
+from deckgen.rulecheck.messages import said
+from deckgen.rulecheck.reachability import proof_of
 from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
 
 
-def _finding(wid: WarningId, message: str, param: str | None) -> dict[str, Any]:
-    return finding(wid, message, param=param)
+def _finding(wid: WarningId, text: dict[str, Any], param: str | None) -> dict[str, Any]:
+    return finding(wid, text, param=param)
 
 
 def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
@@ -31,39 +32,32 @@ def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
         _, what, needed = ENGINE_CLAUSES[cid]
         if not needed(p):
             out.append(_finding(
-                "dead_clause",
-                f"the rule {cid} ({what}) can never decide anything: the parameters do not "
-                "use it (the file states it anyway): remove the clause or change the "
-                "parameters it describes",
-                cid,
+                "dead_clause", said("dead_clause.unused", clause=cid, what=what), cid,
             ))  # fmt: skip
             continue
         proofs = {}
         for n in spec.player_counts:
-            proof = impossibility(spec, n, cid, feasibility(spec, n))
+            proof = proof_of(spec, n, cid, feasibility(spec, n))
             if proof is not None:
                 proofs[n] = proof
         if proofs and len(proofs) == len(spec.player_counts):
             n, proof = next(iter(proofs.items()))
-            counts = "any player count" if len(proofs) > 1 else f"{n} players"
+            counts = said("counts.any") if len(proofs) > 1 else said("counts.one", n=n)
             out.append(_finding(
-                "dead_clause", f"the rule {cid} can never decide anything with {counts}: "
-                f"{proof}", cid,
+                "dead_clause", said("dead_clause.all", clause=cid, counts=counts, proof=proof), cid,
             ))  # fmt: skip
     for key, value in p.scoring.tile_values.items():
         a, b = (int(x) for x in key.split("-"))
         if value == a + b:
             out.append(_finding(
-                "dead_clause", f"the special value of {a}/{b} is {value}, the same as its "
-                "pips: the rule changes nothing (score.values); give it another value or "
-                "remove it", "scoring.tile_values",
+                "dead_clause", said("dead_clause.value", a=a, b=b, value=value),
+                "scoring.tile_values",
             ))  # fmt: skip
     if p.scoring.bands is not None:
         most = spec.dset.total_pips
         if p.scoring.bands > most:
             out.append(_finding(
-                "dead_clause", f"bands of {p.scoring.bands} pips are wider than all pips of "
-                f"the set together ({most}): every round scores 1 point (score.bands)",
+                "dead_clause", said("dead_clause.bands", bands=p.scoring.bands, most=most),
                 "scoring.bands",
             ))  # fmt: skip
     return out

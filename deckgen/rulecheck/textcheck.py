@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckgen.rulecheck.diagnostics import WarningId, finding
+from deckgen.rulecheck.messages import kind as kind_item
+from deckgen.rulecheck.messages import said, where
 from deckgen.rulespec import RuleSpec
 from deckgen.rulespec.text import NUMBER_WORDS, render, text_params
 from deckgen.tiles import DominoSet
@@ -251,32 +253,41 @@ STRICT = ("play.draw_limit", "setup.redeal", "score.bonus", "end.reserve")
 must be that parameter's value (or one derived from it)."""
 
 
-def _param_values(spec: RuleSpec, key: str) -> tuple[set[int], str]:
+def _param_values(spec: RuleSpec, key: str) -> tuple[set[int], dict[str, Any]]:
+    """The values a number stating ``key`` may take, and how the message names them."""
     r = spec.params
+
+    def value(k: str, v: Any) -> dict[str, Any]:
+        return said("param.value", key=k, value=str(v))
+
     if key == "turn.draw_limit":
-        return ({r.turn.draw_limit} if r.turn.draw_limit else set()), str(r.turn.draw_limit)
+        return ({r.turn.draw_limit} if r.turn.draw_limit else set()), value(key, r.turn.draw_limit)
     if key == "deal.redeal_doubles":
         v = r.deal.redeal_doubles
-        return ({v} if v else set()), str(v)
+        return ({v} if v else set()), value(key, v)
     if key == "deal.stock_reserve":
-        return {r.deal.stock_reserve}, str(r.deal.stock_reserve)
+        return {r.deal.stock_reserve}, value(key, r.deal.stock_reserve)
     if key == "scoring.out_bonus":
-        return {r.scoring.out_bonus}, str(r.scoring.out_bonus)
+        return {r.scoring.out_bonus}, value(key, r.scoring.out_bonus)
     if key == "board.chicken_foot":
         from deckgen.engine.chickenfoot import CENTRE_ARMS, TOES
 
-        return {1, CENTRE_ARMS, TOES}, f"{CENTRE_ARMS} arms and {TOES} toes"
+        return {1, CENTRE_ARMS, TOES}, said("param.chicken_foot", arms=CENTRE_ARMS, toes=TOES)
     # match.*: the target in points, the number of rounds
     vals = {v for v in (r.match.target, r.match.rounds) if v}
-    shown = f"match.target = {r.match.target}" if r.match.target else ""
-    shown = shown or f"match.rounds = {r.match.rounds}"
-    return vals | {1}, shown
+    if r.match.target:
+        return vals | {1}, value("match.target", r.match.target)
+    return vals | {1}, value("match.rounds", r.match.rounds)
 
 
 def _finding(
-    wid: WarningId, message: str, where: str, param: str | None = None
+    wid: WarningId, text: dict[str, Any], place: str, param: str | None = None
 ) -> dict[str, Any]:
-    return finding(wid, message, where=where, param=param)
+    return finding(wid, text, where=place, param=param)
+
+
+def _lang(lang: str) -> dict[str, Any]:
+    return said(f"lang.{lang}")
 
 
 def check_texts(spec: RuleSpec) -> list[dict[str, Any]]:
@@ -296,15 +307,16 @@ def check_texts(spec: RuleSpec) -> list[dict[str, Any]]:
             for n in set_names(text, lang):
                 if n is not None and n != top:
                     out.append(_finding(
-                        "text_set", f"{t.where} ({lang}) names a double-{n} set, but the file "
-                        f"plays {r.set}: write {{set}} instead", t.where, "set",
+                        "text_set", said("text_set", where=where(t.where), lang=_lang(lang),
+                                         said_top=n, set=r.set, top=top),
+                        t.where, "set",
                     ))  # fmt: skip
                     break
             bad = sorted({f"{a}/{b}" for a, b in tiles_named(text) if max(a, b) > top})
             if bad:
                 out.append(_finding(
-                    "text_tile", f"{t.where} ({lang}) names {', '.join(bad)}, which a "
-                    f"{r.set} set does not have (its highest tile is {top}/{top})",
+                    "text_tile", said("text_tile.range", where=where(t.where), lang=_lang(lang),
+                                      tiles=bad, set=r.set, top=top),
                     t.where, "set",
                 ))  # fmt: skip
         out += _tile_params(spec, t)
@@ -360,16 +372,17 @@ def _roles(spec: RuleSpec, t: Text) -> list[dict[str, Any]]:
                 bound = langs[lang][1].search(low)
                 assert bound is not None
                 near = sentence[max(0, bound.start() - 30) : bound.end() + 40]
-                said = [
+                named = [
                     n
                     for n in numbers(near, lang)
                     if n.kind in ("tiles", "times", None) and (n.word[0].isdigit() or n.value > 1)
                 ]
-                if said and want not in {n.value for n in said}:
+                if named and want not in {n.value for n in named}:
                     out.append(_finding(
-                        "text_number", f"{t.where} ({lang}) says '{said[0].word}' where it "
-                        f"states {key} = {want}: write the placeholder instead of the number, "
-                        "or change the parameter", t.where, key,
+                        "text_number", said("text_number.role", where=where(t.where),
+                                            lang=_lang(lang), word=named[0].word, key=key,
+                                            want=want),
+                        t.where, key,
                     ))  # fmt: skip
                     return out
     return out
@@ -386,11 +399,11 @@ def _bands(spec: RuleSpec, t: Text) -> list[dict[str, Any]]:
     for lang in ("en", "de"):
         for m in BANDS[lang].finditer(getattr(t, lang)):
             raw = m.group(1).lower()
-            said = int(raw) if raw.isdigit() else WORDS[lang].get(raw)
-            if said is not None and said != b:
+            stated = int(raw) if raw.isdigit() else WORDS[lang].get(raw)
+            if stated is not None and stated != b:
                 return [_finding(
-                    "text_number", f"{t.where} ({lang}) speaks of bands of {said}, but the "
-                    f"file has scoring.bands = {b}: write {{bands}} or change the parameter",
+                    "text_number", said("text_number.bands", where=where(t.where),
+                                        lang=_lang(lang), said_bands=stated, bands=b),
                     t.where, "scoring.bands",
                 )]  # fmt: skip
     return []
@@ -417,18 +430,15 @@ def _numbers_against_params(
             kinds, key = rule
             vals, shown = _param_values(spec, key)
             strict = t.clause in STRICT
-            said = [
+            stated = [
                 n for n in nums
                 if n.kind in kinds or (strict and n.kind is None and n.value > 1)
             ]  # fmt: skip
-            wrong = [n for n in said if n.value not in vals]
+            wrong = [n for n in stated if n.value not in vals]
             if vals and wrong:
-                name = shown if key in ("match.*", "board.chicken_foot") else f"{key} = {shown}"
                 out.append(_finding(
-                    "text_number", f"{t.where} ({lang}) says '{wrong[0].word}"
-                    f"{' ' + wrong[0].kind if wrong[0].kind else ''}' but the file has "
-                    f"{name}: write the placeholder "
-                    "instead of the number, or change the parameter",
+                    "text_number", said("text_number.param", where=where(t.where),
+                                        lang=_lang(lang), quote=_quote(wrong[0]), name=shown),
                     t.where, key,
                 ))  # fmt: skip
                 continue
@@ -437,29 +447,37 @@ def _numbers_against_params(
                 continue
             if n.value not in ok[n.kind]:
                 out.append(_finding(
-                    "text_number", f"{t.where} ({lang}) says '{n.word} {n.kind}', a number "
-                    f"of {n.kind} that no parameter of the file gives "
-                    f"({_explain(spec, n.kind)}): check the text against the parameters",
+                    "text_number", said("text_number.none", where=where(t.where),
+                                        lang=_lang(lang), quote=_quote(n),
+                                        kind=kind_item(n.kind), explain=_explain(spec, n.kind)),
                     t.where, None,
                 ))  # fmt: skip
                 break
     return out
 
 
-def _explain(spec: RuleSpec, kind: str) -> str:
+def _quote(n: Number) -> dict[str, Any]:
+    """A number as the text writes it, with what it counts when known."""
+    if n.kind:
+        return said("quote.kind", word=n.word, kind=kind_item(n.kind))
+    return said("quote.word", word=n.word)
+
+
+def _explain(spec: RuleSpec, kind: str) -> dict[str, Any] | str:
     r = spec.params
     if kind == "tiles":
         sizes = sorted({r.deal.hand_size[n] for n in r.players.counts})
-        return f"hands of {', '.join(map(str, sizes))}, draw limit {r.turn.draw_limit}"
+        limit = r.turn.draw_limit
+        return said("explain.tiles", sizes=sizes, limit=said("none") if limit is None else limit)
     if kind == "rounds":
-        return f"match.rounds = {r.match.rounds}"
+        return said("explain.param", key="match.rounds", value=str(r.match.rounds))
     if kind == "players":
-        return f"players.counts = {r.players.counts}"
+        return said("explain.param", key="players.counts", value=str(r.players.counts))
     if kind == "arms":
-        return f"board.shape = {r.board.shape}"
+        return said("explain.param", key="board.shape", value=str(r.board.shape))
     if kind == "points":
-        return "tile values, bonus, target, bands and multiples"
-    return kind
+        return said("explain.points")
+    return kind_item(kind)
 
 
 def _tile_params(spec: RuleSpec, t: Text) -> list[dict[str, Any]]:
@@ -474,8 +492,8 @@ def _tile_params(spec: RuleSpec, t: Text) -> list[dict[str, Any]]:
             if doubles and v not in doubles:
                 d = min(doubles)
                 out.append(_finding(
-                    "text_tile", f"{t.where} ({lang}) names {d}/{d} as the starting double, "
-                    f"but the file has opening.required_double = {v}",
+                    "text_tile", said("text_tile.double", where=where(t.where),
+                                      lang=_lang(lang), d=d, v=v),
                     t.where, "opening.required_double",
                 ))  # fmt: skip
                 break
@@ -487,8 +505,8 @@ def _tile_params(spec: RuleSpec, t: Text) -> list[dict[str, Any]]:
             if extra:
                 a, b = sorted(extra)[0]
                 out.append(_finding(
-                    "text_tile", f"{t.where} ({lang}) gives {a}/{b} a special value, but "
-                    "scoring.tile_values does not list it",
+                    "text_tile", said("text_tile.value", where=where(t.where),
+                                      lang=_lang(lang), a=a, b=b),
                     t.where, "scoring.tile_values",
                 ))  # fmt: skip
                 break
@@ -506,8 +524,8 @@ def _languages_disagree(t: Text) -> list[dict[str, Any]]:
         only = sorted((tiles_en - tiles_de) + (tiles_de - tiles_en))
         a, b = only[0]
         out.append(_finding(
-            "text_languages", f"{t.where}: German and English name different tiles "
-            f"({a}/{b} is only in one of them): make both say the same", t.where,
+            "text_languages", said("text_languages.tiles", where=where(t.where), a=a, b=b),
+            t.where,
         ))  # fmt: skip
         return out
     digits_en = Counter(n.value for n in en if n.word[0].isdigit())
@@ -520,8 +538,10 @@ def _languages_disagree(t: Text) -> list[dict[str, Any]]:
         # the other side names nowhere
         if ke and kd and set(ke) - all_de and set(kd) - all_en:
             out.append(_finding(
-                "text_languages", f"{t.where}: the English says {_list(ke)} {kind}, the "
-                f"German {_list(kd)}: make both say the same", t.where,
+                "text_languages", said("text_languages.kind", where=where(t.where),
+                                       en_values=_list(ke), de_values=_list(kd),
+                                       kind=kind_item(kind)),
+                t.where,
             ))  # fmt: skip
             return out
     big_en = {v for v in all_en if v > 1}
@@ -530,14 +550,15 @@ def _languages_disagree(t: Text) -> list[dict[str, Any]]:
         big_en - all_de and big_de - all_en
     ):
         out.append(_finding(
-            "text_languages", f"{t.where}: the English names the numbers {_list(digits_en)}, "
-            f"the German {_list(digits_de)}: make both say the same", t.where,
+            "text_languages", said("text_languages.numbers", where=where(t.where),
+                                   en_values=_list(digits_en), de_values=_list(digits_de)),
+            t.where,
         ))  # fmt: skip
     return out
 
 
-def _list(c: Counter[int]) -> str:
-    return ", ".join(str(v) for v in sorted(c))
+def _list(c: Counter[int]) -> list[int]:
+    return sorted(c)
 
 
 def _untranslated(t: Text) -> list[dict[str, Any]]:
@@ -548,12 +569,12 @@ def _untranslated(t: Text) -> list[dict[str, Any]]:
     same = (de == t.en.strip() or t.raw_de.strip() == t.raw_en.strip()) and len(words) > 2
     if same or (english >= 3 and english > 2 * german):
         return [_finding(
-            "text_untranslated", f"{t.where}: the German text is English ('{de[:40]}...'): "
-            "translate it", t.where,
+            "text_untranslated", said("text_untranslated.english", where=where(t.where),
+                                      start=de[:40]),
+            t.where,
         )]  # fmt: skip
     if len(de) * 3 < len(t.en.strip()) and len(t.en) > 40:
         return [_finding(
-            "text_untranslated", f"{t.where}: the German text is much shorter than the "
-            "English (a sentence is missing?): translate all of it", t.where,
+            "text_untranslated", said("text_untranslated.short", where=where(t.where)), t.where,
         )]  # fmt: skip
     return []
