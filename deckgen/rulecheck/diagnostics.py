@@ -288,7 +288,7 @@ def _seat_advantage(spec: RuleSpec, n: int, st: dict[str, Any]) -> list[dict[str
     mlim = limit(spec, "seat_match_excess_max")
     rotation = start_rotation(spec, n)
     uneven = rotation is not None and len(set(rotation)) > 1
-    label = "team" if spec.params.players.teams != "none" else "seat"
+    label = "team" if sides < n else "seat"  # partners only where a side has several seats
     if excess > mlim and p_match < alpha:
         why = said("why.test", p=p_match, won=won)
         if uneven and rotation is not None:
