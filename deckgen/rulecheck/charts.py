@@ -26,6 +26,11 @@ FONT = "font-family='DejaVu Sans, sans-serif'"
 BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#888888"
 
 
+def _tick_spec(value: float) -> str:
+    """A tick's number format: whole numbers bare, else one decimal (12.5, not 12)."""
+    return ".0f" if abs(value - round(value)) < 0.05 else ".1f"
+
+
 @dataclass(frozen=True)
 class Labels:
     """The words on the charts and how they write numbers. A ``{name}`` in a text is
@@ -170,7 +175,7 @@ def wins_svg(
         y = TOP + ph - ph * i / 4
         body.append(
             f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>"
-            f"{labels.pct(100 * ymax * i / 4, '.0f')}</text>"
+            f"{labels.pct(100 * ymax * i / 4, _tick_spec(100 * ymax * i / 4))}</text>"
         )
     slot = pw / sides
     bw = slot / 3

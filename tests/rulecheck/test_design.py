@@ -246,3 +246,20 @@ def test_wins_chart_names_teams_and_draws_intervals() -> None:
     heights = [float(r.get("height", 0)) for r in rects[1:]]
     assert heights[0] == pytest.approx(heights[1])
     assert heights[0] > heights[2]
+
+
+def test_wins_chart_ticks_keep_their_half_percent() -> None:
+    # bars up to ~45 % give an axis to 50 %: ticks 12.5 and 37.5, never "12 %"
+    from deckgen.rulecheck.charts import wins_svg
+
+    def share(k: int, of: int) -> dict[str, Any]:
+        return {"count": k, "of": of, "share": k / of, "ci95": [k / of - 0.01, k / of + 0.01]}
+
+    stats = {
+        "first_player_fair_share": 1 / 3,
+        "wins_by_seat": {"0": share(40, 100), "1": share(30, 100), "2": share(30, 100)},
+        "match_winner": {"0": share(40, 100), "1": share(30, 100), "2": share(30, 100)},
+    }
+    svg = wins_svg(stats, "t", "seat")
+    ticks = re.findall(r"text-anchor='end'>([^<]+)<", svg)
+    assert ticks == ["0 %", "12.5 %", "25 %", "37.5 %", "50 %"], ticks
