@@ -369,9 +369,14 @@ def make_booklets(
             ready = prepared or prepared_for((lang,))
             return _write_language(ready, lang, page, stage, chosen, age, style, printing, impose)
 
-        forked = (
-            {lang: Forked(functools.partial(write, lang)) for lang in langs[1:]} if forking else {}
-        )
+        forked: dict[str, Forked] = {}
+        if forking:  # what every language needs is loaded once, before the fork
+            import weasyprint  # noqa: F401
+
+            from deckgen.booklet.hyphenation import prime
+
+            prime((*LANGS, "en_US", "de_DE"))
+            forked = {lang: Forked(functools.partial(write, lang)) for lang in langs[1:]}
         try:
             reporter.start("booklet: playing example rounds", None)
             shared = prepared_for(langs[:1] if forking else langs)
