@@ -125,7 +125,7 @@ def round_length_svg(
         y = TOP + ph - ph * i / 4
         body.append(
             f"<text x='{LEFT - 6}' y='{y + 4:.1f}' text-anchor='end'>"
-            f"{labels.pct(100 * v, '.0f')}</text>"
+            f"{labels.pct(100 * v, _tick_spec(100 * v))}</text>"
         )
         body.append(f"<line x1='{LEFT}' y1='{y:.1f}' x2='{W - RIGHT}' y2='{y:.1f}' stroke='#ddd'/>")
     ticks = 6
@@ -272,7 +272,7 @@ def ladder_svg(ladder: dict[str, Any], title: str, labels: Labels = ENGLISH) -> 
         )
         body.append(
             f"<text x='{x:.1f}' y='{TOP + len(pairings) * row_h + 14}' text-anchor='middle'>"
-            f"{labels.pct(100 * xmax * i / 4, '.0f')}</text>"
+            f"{labels.pct(100 * xmax * i / 4, _tick_spec(100 * xmax * i / 4))}</text>"
         )
     for i, p in enumerate(pairings):
         y = TOP + i * row_h
