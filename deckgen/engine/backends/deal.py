@@ -9,8 +9,8 @@ doubles in a hand, or no double for the first-round starter rule), as the kernel
 and keeps the deal after :data:`~deckgen.engine.setup.MAX_REDEALS` redeals in a row.
 Each engine reads the order in its own shape (two-word masks, or deck indices).
 
-Several choices may come from one random number (:data:`RECYCLE`); a ``limit`` of 1
-takes one number per choice.
+Each pick is ``floor(u * size)`` with ``u`` the generator's next number, as the
+kernel's.
 """
 
 from __future__ import annotations
@@ -22,16 +22,6 @@ from numpy.typing import NDArray
 
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.setup import MAX_REDEALS
-
-RECYCLE = 1 << 16
-"""Several choices come from one random number ``u`` in [0, 1) while the product of
-their sizes stays within this: with ``r = u * 2**53`` (an integer), a choice among
-``size`` is ``j = (r * size) >> 53`` (exactly ``floor(u * size)``) and what is left,
-``(r * size) mod 2**53``, is the next ``r``. Each choice then rests on at least 2**37
-equally likely values, so its bias is below 2**-30. Only where the numbers come from a
-generator (the kernel's per-decision numbers are used one each)."""
-TWO53 = float(1 << 53)
-LOW53 = (1 << 53) - 1
 
 
 @njit
@@ -59,21 +49,12 @@ def kth(x: np.uint64, k: int) -> int:
 
 
 @njit
-def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int, limit: int) -> None:
+def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int) -> None:
     """Fisher-Yates over the first ``count`` places of ``perm``: place ``q`` takes a
-    tile chosen uniformly from those at ``q`` and after (``limit``: see the module)."""
+    tile chosen uniformly from those at ``q`` and after (``floor(u * size)``)."""
     nt = perm.shape[0]
-    r = 0
-    budget = limit + 1
     for q in range(count):
-        size = nt - q
-        if budget * size > limit:
-            r = int(rng.random() * TWO53)
-            budget = 1
-        x = r * size
-        j = q + (x >> 53)
-        r = x & LOW53
-        budget *= size
+        j = q + int(rng.random() * (nt - q))
         t = perm[q]
         perm[q] = perm[j]
         perm[j] = t
@@ -115,7 +96,7 @@ def must_redeal(
 
 @njit
 def deal_order(
-    rng: Any, perm: NDArray[np.int64], count: int, limit: int, rules: NDArray[np.int64],
+    rng: Any, perm: NDArray[np.int64], count: int, rules: NDArray[np.int64],
     is_double: NDArray[np.int64], first: bool,
 ) -> int:  # fmt: skip
     """Shuffle the first ``count`` places of ``perm`` (the hands, and the stock too
@@ -123,7 +104,7 @@ def deal_order(
     redeals."""
     tries = 0
     while True:
-        shuffle_front(rng, perm, count, limit)
+        shuffle_front(rng, perm, count)
         if tries >= MAX_REDEALS or not must_redeal(perm, rules, is_double, first):
             return tries
         tries += 1

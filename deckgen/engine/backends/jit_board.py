@@ -1,6 +1,6 @@
-"""The compiled engine for the board games: spinner, every double crosswise (and the
-line, for sets too large for the line engines, or with points rounded), scoring during
-play included.
+"""The one compiled engine for the line and the board games (spinner, every double
+crosswise), scoring during play and rounded points included; Mexican Train and Chicken
+Foot have their own (:mod:`deckgen.engine.backends.jit_trains`).
 
 Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that the
 registry (:mod:`deckgen.engine.backends.registry`) gives it and the seats' bots
@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.backends.arrays import Hands
-from deckgen.engine.backends.deal import deal_order
+from deckgen.engine.backends.deal import deal_order, kth, lowest, popcount
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.protocol import Replay
@@ -124,7 +124,7 @@ def deal_rounds(
     rules = np.array([n, h, cfg[C_REDEAL_K], cfg[C_NEED], cfg[C_NEED_TILE]])
     perm = np.arange(nt)
     for g in range(hands.shape[0]):
-        redeals[g] = deal_order(rng, perm, count, 1, rules, is_double, first_rule[g])
+        redeals[g] = deal_order(rng, perm, count, rules, is_double, first_rule[g])
         for s in range(n):
             for q in range(h):
                 hands[g, s, q] = perm[s * h + q]
@@ -197,8 +197,9 @@ def play_rounds(
     ``numbers[g, k]`` when ``numbers`` has columns, else the next number of ``rng``.
     With ``C_LAZY`` the stock is shuffled (in place) as it is drawn, from ``rng``.
 
-    Per seat and number the tiles of the hand carrying it are counted, so a turn costs a
-    few steps per distinct open end; the distinct ends (the first of each number, or of
+    Per seat and number the tiles of the hand carrying it are one word of bits (bit
+    ``q``: the number's ``q``-th tile by deck index), so a turn costs a few steps per
+    distinct open end; the distinct ends (the first of each number, or of
     each kind with scoring in play) are found again only after a tile was laid.
     """
     n = cfg[C_N]
@@ -215,33 +216,36 @@ def play_rounds(
     hi = tab[T_HI]
     val = tab[T_VALUE]
     dbl = tab[T_DOUBLE]
-    use_stream = numbers.shape[1] > 0
     lazy = cfg[C_LAZY] == 1
+    given = numbers.shape[1] > 0
     size = rest.shape[1]
     h = hands.shape[2]
-    # the tiles carrying each number, by deck index (a double once)
+    # the tiles carrying each number, by deck index (a double once), and each tile's
+    # bit in the words of its low and its high number (0 for a double's second)
     carry = np.zeros((nv, nt), dtype=np.int64)
     ncarry = np.zeros(nv, dtype=np.int64)
+    bit_lo = np.zeros(nt, dtype=np.uint64)
+    bit_hi = np.zeros(nt, dtype=np.uint64)
     for i in range(nt):
         a = lo[i]
         b = hi[i]
         carry[a, ncarry[a]] = i
+        bit_lo[i] = np.uint64(1) << np.uint64(ncarry[a])
         ncarry[a] += 1
         if b != a:
             carry[b, ncarry[b]] = i
+            bit_hi[i] = np.uint64(1) << np.uint64(ncarry[b])
             ncarry[b] += 1
     max_ends = 4 + 2 * nv
     owner = np.full(nt, -1, dtype=np.int64)
     """The seat holding each tile, or -1."""
-    cnt = np.zeros((n, nv), dtype=np.int64)
-    """Per seat and number: tiles of the hand carrying it."""
+    word = np.zeros((n, nv), dtype=np.uint64)
+    """Per seat and number: the tiles of the hand carrying it, as bits."""
     held = np.zeros(n, dtype=np.int64)
     hv = np.zeros(n, dtype=np.int64)
     ends = np.zeros(max_ends, dtype=np.int64)
     double_at = np.zeros(max_ends, dtype=np.int64)
     live = np.zeros(max_ends, dtype=np.int64)
-    first_end = np.full(nv, -1, dtype=np.int64)
-    """Per number: the first end showing it, or -1 (what a drawn tile must fit)."""
     first_kind = np.full(4 * nv, -1, dtype=np.int64)
     """With scoring in play: per kind of end (number, double at it, counts yet), its
     first end, or -1."""
@@ -260,18 +264,18 @@ def play_rounds(
             held[s] = h
             hv[s] = 0
             for v in range(nv):
-                cnt[s, v] = 0
+                word[s, v] = 0
             for q in range(h):
                 i = hands[g, s, q]
                 owner[i] = s
                 hv[s] += val[i]
-                cnt[s, lo[i]] += 1
-                if hi[i] != lo[i]:
-                    cnt[s, hi[i]] += 1
+                word[s, lo[i]] |= bit_lo[i]
+                word[s, hi[i]] |= bit_hi[i]
         for k in range(nsides):
             points[k] = 0
         seat = start[g, S_STARTER]
-        k_num = 0
+        used = 0  # decision numbers
+        stock = rest[g]
         spin_open = shape == 1
         turns = 0
         draws = 0
@@ -291,10 +295,9 @@ def play_rounds(
             tile = start[g, S_LEAD]
             lead_seat = seat
             if cfg[C_SEATS + seat] == 1:  # random: the k-th tile of the hand
-                u = numbers[g, k_num] if use_stream else rng.random()
-                k_num += 1
+                k = int((numbers[g, used] if given else rng.random()) * held[seat])
+                used += 1
                 if tile < 0:
-                    k = int(u * held[seat])
                     for i in range(nt):
                         if owner[i] == seat:
                             if k == 0:
@@ -310,9 +313,8 @@ def play_rounds(
             owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
-            cnt[seat, lo[tile]] -= 1
-            if hi[tile] != lo[tile]:
-                cnt[seat, hi[tile]] -= 1
+            word[seat, lo[tile]] ^= bit_lo[tile]
+            word[seat, hi[tile]] ^= bit_hi[tile]
             played = 1
         across = dbl[tile] == 1 and (shape == 2 or spin_open)
         a = lo[tile]
@@ -349,19 +351,28 @@ def play_rounds(
             seat = seat + 1 if seat + 1 < n else 0
         # ------------------------------------------------ turns
         nd = 0
+        showing = 0
+        """The numbers the open ends show, as bits (what a drawn tile must fit)."""
         laid = True
         while end < 0:
             turns += 1
             if turns > MAX_TURNS:  # as the engine: a bug, never a hang
                 raise RuntimeError("a round ran past 100000 turns")
-            if laid:  # the distinct open ends, by their first end
-                for j in range(nd):
-                    first_end[shown[j]] = -1
+            if laid and ne == 2 and multiple == 0:  # the distinct open ends of a line
+                shown[0] = ends[0]
+                shown[1] = ends[1]
+                at[1] = 1
+                nd = 1 if ends[1] == ends[0] else 2
+                showing = (1 << ends[0]) | (1 << ends[1])
+                laid = False
+            elif laid:  # the distinct open ends, by their first end (first_kind is
+                for j in range(nd):  # clear: the line's branch above never fills it)
                     first_kind[kind[j]] = -1
                 nd = 0
+                showing = 0
                 for e in range(ne):  # without branches: the outcome is a coin toss
                     v = ends[e]
-                    first_end[v] = e if first_end[v] < 0 else first_end[v]
+                    showing |= 1 << v
                     # with scoring in play an end is distinct by its kind (endcount.kinds)
                     key = v * 4 + double_at[e] * 2 + live[e] if multiple > 0 else v
                     new = first_kind[key] < 0
@@ -373,7 +384,7 @@ def play_rounds(
                 laid = False
             moves = 0
             for j in range(nd):
-                c = cnt[seat, shown[j]]
+                c = popcount(word[seat, shown[j]])
                 per[j] = c
                 moves += c
             drew = 0
@@ -389,18 +400,18 @@ def play_rounds(
                             break
                         if lazy:  # shuffle on: a uniform tile of the stock left
                             j = top + int(rng.random() * (size - top))
-                            i = rest[g, j]
-                            rest[g, j] = rest[g, top]
-                            rest[g, top] = i
-                        i = rest[g, top]
+                            i = stock[j]
+                            stock[j] = stock[top]
+                            stock[top] = i
+                        i = stock[top]
                         top += 1
                         owner[i] = seat
                         held[seat] += 1
                         hv[seat] += val[i]
-                        cnt[seat, lo[i]] += 1
-                        cnt[seat, hi[i]] += 1 if hi[i] != lo[i] else 0
+                        word[seat, lo[i]] |= bit_lo[i]
+                        word[seat, hi[i]] |= bit_hi[i]
                         drew += 1
-                        if max(first_end[lo[i]], first_end[hi[i]]) >= 0:
+                        if (showing >> lo[i]) & 1 or (showing >> hi[i]) & 1:
                             drawn = i
                             break
                     draws += drew
@@ -422,10 +433,9 @@ def play_rounds(
             tile = -1
             v = -1
             if cfg[C_SEATS + seat] == 1:
-                u = numbers[g, k_num] if use_stream else rng.random()
-                k_num += 1
                 may = 1 if drew > 0 and not must else 0
-                k = int(u * (moves + may))
+                k = int((numbers[g, used] if given else rng.random()) * (moves + may))
+                used += 1
                 if k == moves:  # kept the drawn tile and passed
                     passes += 1
                     forced = 0
@@ -439,14 +449,7 @@ def play_rounds(
                     k = k if j >= 0 else k - c
                 v = shown[j]
                 e = at[j]
-                if drawn >= 0:
-                    tile = drawn
-                else:
-                    for q in range(ncarry[v]):
-                        i = carry[v, q]
-                        hit = owner[i] == seat
-                        tile = i if hit and k == 0 else tile
-                        k -= 1 if hit else 0
+                tile = drawn if drawn >= 0 else carry[v, kth(word[seat, v], k)]
             else:  # greedy: the first of the heaviest moves
                 best = -1
                 e = -1
@@ -461,9 +464,11 @@ def play_rounds(
                             v = w
                             e = at[j]
                         continue
-                    for q in range(ncarry[w]):
-                        i = carry[w, q]
-                        if owner[i] == seat and val[i] > best:
+                    x = word[seat, w]
+                    while x != 0:
+                        i = carry[w, lowest(x)]
+                        x &= x - np.uint64(1)
+                        if val[i] > best:
                             best = val[i]
                             tile = i
                             v = w
@@ -473,8 +478,8 @@ def play_rounds(
             owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
-            cnt[seat, lo[tile]] -= 1
-            cnt[seat, hi[tile]] -= 1 if hi[tile] != lo[tile] else 0
+            word[seat, lo[tile]] ^= bit_lo[tile]
+            word[seat, hi[tile]] ^= bit_hi[tile]
             ends[e] = lo[tile] + hi[tile] - v
             across = dbl[tile] == 1 and (shape == 2 or spin_open)
             laid = True
@@ -511,7 +516,6 @@ def play_rounds(
                 break
             seat = seat + 1 if seat + 1 < n else 0
         for j in range(nd):
-            first_end[shown[j]] = -1
             first_kind[kind[j]] = -1
         out[g, O_END] = end
         out[g, O_OUT] = out_seat
@@ -538,7 +542,7 @@ class JitBoard(FastLine):
     """Plays batches of rounds of one rules file and player count as machine code.
 
     Deals, starters and play are compiled; the end of a round is scored by
-    :meth:`FastLine.score` (numpy, over the whole batch), as the line engine scores.
+    :meth:`FastLine.score` (numpy, over the whole batch), as the numpy line engine scores.
     """
 
     def __init__(self, spec: RuleSpec, t: Tables) -> None:

@@ -130,7 +130,7 @@ def _deal(
     dealt = n * cfg[C_HAND]
     for i in range(nt):
         pool[i] = i
-    shuffle_front(rng, pool, min(dealt, nt - 1) if lazy else nt - 1, 1)
+    shuffle_front(rng, pool, min(dealt, nt - 1) if lazy else nt - 1)
     for s in range(n):
         w0 = np.uint64(0)
         w1 = np.uint64(0)
