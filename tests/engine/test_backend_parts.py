@@ -266,6 +266,26 @@ def test_stock_deals_hold_every_tile_once() -> None:
         assert sorted(held + deals.rest[g].tolist()) == list(range(len(t.tiles)))
 
 
+def test_the_tile_turned_up_from_a_lazy_stock_is_any_non_double_alike() -> None:
+    """Two-player turns up the start tile and puts a double back: from a stock shuffled
+    as it is drawn, the tile turned up (first in ``rest`` after play) is never a double,
+    and every other tile comes up about equally often."""
+    spec = SPECS["two-player"]
+    t = compile_tables(spec, 2)
+    engine = JitBoard(spec, t)
+    rng = np.random.default_rng(9)
+    g = 20_000
+    deals = engine.deal(rng, g)
+    starter, lead = engine.first_rule(deals.hands, lead_any=False)
+    engine.play(deals, starter, lead, np.zeros(g, dtype=bool), ("random",) * 2, rng)
+    turned = np.bincount(deals.rest[:, 0], minlength=len(t.tiles))
+    doubles = np.array(t.is_double, dtype=bool)
+    assert turned[doubles].sum() == 0, "a double was turned up"
+    share = turned[~doubles] / g
+    expected = 1 / (~doubles).sum()
+    assert np.abs(share - expected).max() < 6 * np.sqrt(expected / g), share.round(4)
+
+
 def _figures(line: FastLine, matches: int) -> dict[str, Any]:
     ms = line.play_matches(np.random.default_rng(11), matches, ("random",) * line.n)
     r = ms.rounds

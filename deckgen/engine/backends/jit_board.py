@@ -80,7 +80,9 @@ C_LEAD_DOUBLE = 15
 """1: the starter must lead the double that made them starter."""
 C_LAZY = 16
 """1: the stock is shuffled as it is drawn (:class:`LazyDeals`)."""
-C_SEATS = 17
+C_SKIP = 17
+"""1: a double turned up goes back into the stock (``opening.turned_up_doubles``)."""
+C_SEATS = 18
 """Then per seat: 1 when its bot is ``random``; then per seat its side."""
 
 SHAPES = {"line": 0, "spinner": 1, "cross_doubles": 2}
@@ -193,8 +195,9 @@ def play_rounds(
     ``hands`` (rounds, players, hand size) and ``rest`` hold deck indices as
     :meth:`JitBoard.deal` gives them; ``start`` holds per round the starter, the tile
     they must lead (-1: free choice) and whether the start tile is turned up (the first
-    tile of ``rest``). A random bot's k-th decision of round ``g`` uses
-    ``numbers[g, k]`` when ``numbers`` has columns, else the next number of ``rng``.
+    tile of ``rest``, or of a lazy stock a uniform one). A random bot's k-th decision of
+    round ``g`` uses ``numbers[g, k]`` when ``numbers`` has columns, else the next number
+    of ``rng``.
     With ``C_LAZY`` the stock is shuffled (in place) as it is drawn, from ``rng``.
 
     Per seat and number the tiles of the hand carrying it are one word of bits (bit
@@ -287,7 +290,15 @@ def play_rounds(
         top = 0
         # ------------------------------------------------ the start tile or the lead
         if start[g, S_TURNED] == 1:
-            tile = rest[g, 0]
+            if lazy:  # a uniform tile of the stock comes up (a double goes back)
+                while True:
+                    j = int(rng.random() * size)
+                    if cfg[C_SKIP] == 0 or dbl[stock[j]] == 0:
+                        break
+                tile = stock[j]
+                stock[j] = stock[0]
+                stock[0] = tile
+            tile = stock[0]
             top = 1
             lead_seat = -1
         else:
@@ -533,8 +544,9 @@ def play_rounds(
 @dataclass
 class LazyDeals(Deals):
     """Deals whose stock is shuffled only as it is drawn: ``rest`` holds the undealt
-    tiles in no particular order, and :meth:`JitBoard.play` draws each tile uniformly
-    from those left (moving it to the front: afterwards ``rest`` starts with the tiles in
+    tiles in no particular order, and :meth:`JitBoard.play` turns up and draws each tile
+    uniformly from those left (a turned-up double that goes back is never taken; moving
+    each to the front: afterwards ``rest`` starts with the tiles in
     the order they were drawn). Saves shuffling the tiles nobody draws."""
 
 
@@ -587,6 +599,7 @@ class JitBoard(FastLine):
         if op.no_double == "redeal" and op.first_starter != "seat":
             cfg[C_NEED] = cfg[C_FIRST]
         cfg[C_LEAD_DOUBLE] = 1 if op.lead == "starter_double" else 0
+        cfg[C_SKIP] = 1 if op.turned_up_doubles == "skip" else 0
         cfg[C_SEATS + n : C_SEATS + 2 * n] = self.side_of
         self.cfg = cfg
         self.tab = np.array([t.lo, t.hi, t.value, t.is_double], dtype=np.int64)
@@ -605,11 +618,10 @@ class JitBoard(FastLine):
         hands = np.zeros((count, self.n, h), dtype=np.int64)
         rest = np.zeros((count, self.ntiles - self.n * h), dtype=np.int64)
         redeals = np.zeros(count, dtype=np.int64)
-        lazy = self.opening.lead != "turned_up"  # a turned-up tile is taken before play
         cfg = self.cfg.copy()
-        cfg[C_LAZY] = 1 if lazy else 0
+        cfg[C_LAZY] = 1
         deal_rounds(rng, cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
-        return LazyDeals(hands, rest, redeals) if lazy else Deals(hands, rest, redeals)
+        return LazyDeals(hands, rest, redeals)
 
     def hands_of(self, given: Replay) -> Hands:
         """The kernel's dealt hands as deck indices (rounds, players, hand size)."""
@@ -649,7 +661,8 @@ class JitBoard(FastLine):
             turned = ~np.asarray(lead_any, dtype=bool)
             start[:, S_TURNED] = turned
             skip = self.opening.turned_up_doubles == "skip"
-            if skip and turned.any() and not isinstance(rng, RoundStreams):
+            put_back = not isinstance(rng, RoundStreams) and not isinstance(deals, LazyDeals)
+            if skip and turned.any() and put_back:
                 idx = np.nonzero(turned)[0]
                 rest = rest.copy()
                 rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
