@@ -60,6 +60,41 @@ def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int) -> None:
         perm[j] = t
 
 
+DREW_FIT, DREW_LIMIT, DREW_OUT = 0, 1, 2
+"""Why :func:`draw_tiles` stopped: the last tile drawn fits, the draw limit was
+reached, or the stock is down to the reserve (or empty)."""
+
+
+@njit
+def draw_tiles(
+    rng: Any, stock: NDArray[np.int64], top: int, left: int, rule: tuple[int, int, bool],
+    carries: NDArray[np.int64], fits: int,
+) -> tuple[int, int]:  # fmt: skip
+    """A player who cannot lay a tile draws (:mod:`deckgen.engine.turn`): tile after
+    tile from ``stock`` at ``top`` (``left`` tiles left), until one carries a number of
+    ``fits`` (``carries``: each tile's two numbers, both as bits), the limit was drawn or
+    only the reserve is left (checked first). ``rule``: the reserve, the draw limit (0:
+    none), whether the stock is lazy (each tile drawn is a uniform one of those left,
+    moved to its place). Returns the tiles drawn (``stock[top : top + drawn]``) and why
+    it stopped (``DREW_*``)."""
+    reserve, limit, lazy = rule
+    drawn = 0
+    while True:
+        if left - drawn <= reserve:
+            return drawn, DREW_OUT
+        if limit > 0 and drawn == limit:
+            return drawn, DREW_LIMIT
+        q = top + drawn
+        if lazy:
+            j = q + int(rng.random() * (left - drawn))
+            i = stock[j]
+            stock[j] = stock[q]
+            stock[q] = i
+        drawn += 1
+        if carries[stock[q]] & fits:
+            return drawn, DREW_FIT
+
+
 D_N, D_HAND, D_DOUBLES, D_NEED, D_NEED_TILE = range(5)
 """The deal's rules as numbers (an int64 vector): players, hand
 size, the doubles in one hand that throw a deal in (0: none), the double the first

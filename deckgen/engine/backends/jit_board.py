@@ -36,7 +36,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.backends.arrays import Hands
-from deckgen.engine.backends.deal import deal_order, kth, lowest, popcount
+from deckgen.engine.backends.deal import (
+    DREW_FIT,
+    DREW_OUT,
+    deal_order,
+    draw_tiles,
+    kth,
+    lowest,
+    popcount,
+)
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.protocol import Replay
@@ -229,6 +237,8 @@ def play_rounds(
     ncarry = np.zeros(nv, dtype=np.int64)
     bit_lo = np.zeros(nt, dtype=np.uint64)
     bit_hi = np.zeros(nt, dtype=np.uint64)
+    carries = (1 << lo) | (1 << hi)
+    rule = (reserve, limit, lazy)
     for i in range(nt):
         a = lo[i]
         b = hi[i]
@@ -402,33 +412,20 @@ def play_rounds(
             drawn = -1
             if moves == 0:
                 if can_draw:
-                    reserve_end = False
-                    while True:
-                        if size - top <= reserve:  # checked first: end.reserve
-                            reserve_end = reserve > 0
-                            break
-                        if limit > 0 and drew == limit:
-                            break
-                        if lazy:  # shuffle on: a uniform tile of the stock left
-                            j = top + int(rng.random() * (size - top))
-                            i = stock[j]
-                            stock[j] = stock[top]
-                            stock[top] = i
-                        i = stock[top]
-                        top += 1
+                    drew, why = draw_tiles(rng, stock, top, size - top, rule, carries, showing)
+                    for q in range(top, top + drew):
+                        i = stock[q]
                         owner[i] = seat
                         held[seat] += 1
                         hv[seat] += val[i]
                         word[seat, lo[i]] |= bit_lo[i]
                         word[seat, hi[i]] |= bit_hi[i]
-                        drew += 1
-                        if (showing >> lo[i]) & 1 or (showing >> hi[i]) & 1:
-                            drawn = i
-                            break
+                    top += drew
                     draws += drew
-                    if reserve_end:
+                    if why == DREW_OUT and reserve > 0:  # end.reserve
                         end = 2
                         break
+                    drawn = stock[top - 1] if why == DREW_FIT else -1
                 if drawn < 0:
                     passes += 1
                     forced += 1

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from deckgen.engine.backends.arrays import Flags, Hands, Ints, Masks, MaskType
     from deckgen.engine.backends.matches import Matches
     from deckgen.engine.backends.protocol import Replay
+    from deckgen.rulespec.model import Scoring
 
 
 class FastLine:
@@ -524,52 +525,62 @@ class FastLine:
 
     # ------------------------------------------------------------------ scoring
     def score(self, end: Ints, out_seat: Ints, hv: Ints) -> tuple[Flags, Ints]:
-        """(winners (rounds, sides) bool, points (rounds, sides)) as the engine scores."""
-        import numpy as np
+        """(winners (rounds, sides) bool, points (rounds, sides)): :func:`score_rounds`."""
+        return score_rounds(self.scoring, self.side_matrix, self.side_of, end, out_seat, hv)
 
-        sc = self.scoring
-        g = end.shape[0]
-        ns = self.nsides
-        sv = hv @ self.side_matrix
-        total = sv.sum(axis=1)
-        pts = np.zeros((g, ns), dtype=np.int64)
-        win = np.zeros((g, ns), dtype=bool)
-        out = end == 0
-        rows = np.nonzero(out)[0]
-        w = self.side_of[out_seat[rows]]
-        win[rows, w] = True
 
-        def bands(x: Ints) -> Ints:
-            return x if sc.bands is None else x // sc.bands + 1
+def score_rounds(
+    sc: Scoring, side_matrix: Ints, side_of: Ints, end: Ints, out_seat: Ints, hv: Ints
+) -> tuple[Flags, Ints]:
+    """(winners (rounds, sides) bool, points (rounds, sides)) of rounds that ended so
+    (``end`` 0: ``out_seat`` went out) with the hand values ``hv`` (rounds, seats), as
+    the engine scores them (:mod:`deckgen.engine.scoring`): the end-of-round scoring of
+    every fast engine (``side_matrix``: seats by sides, 1 where a seat plays for a side;
+    ``side_of``: each seat's side)."""
+    import numpy as np
 
-        if sc.method == "penalty":
-            pts = -sv
-            pts[rows, w] += sc.out_bonus
-            return win, pts
-        if sc.method == "winner_takes":
-            if sc.out_points == "all":
-                raw = total[rows] - hv[rows, out_seat[rows]]
-            else:
-                raw = total[rows] - sv[rows, w]
-            pts[rows, w] = bands(raw)
-        else:
-            pts[rows, w] = total[rows] - ns * sv[rows, w]
-        blk = np.nonzero(~out)[0]
-        if blk.size:
-            bsv = sv[blk]
-            low = bsv.min(axis=1)
-            lows = bsv == low[:, None]
-            nlow = lows.sum(axis=1)
-            if sc.tie != "all_lowest_score":  # nobody_scores, and the fallback
-                lows &= (nlow == 1)[:, None]
-            win[blk] = lows
-            if sc.method == "winner_takes":
-                if sc.blocked_points == "all":
-                    raw = np.broadcast_to(total[blk][:, None], lows.shape)
-                else:
-                    raw = (total[blk] - (bsv * lows).sum(axis=1))[:, None]
-                pts[blk] = np.where(lows, bands(raw), 0)
-            else:
-                diff = (bsv - low[:, None]).sum(axis=1)
-                pts[blk] = np.where(lows, diff[:, None], 0)
+    g = end.shape[0]
+    ns = side_matrix.shape[1]
+    sv = hv @ side_matrix
+    total = sv.sum(axis=1)
+    pts = np.zeros((g, ns), dtype=np.int64)
+    win = np.zeros((g, ns), dtype=bool)
+    out = end == 0
+    rows = np.nonzero(out)[0]
+    w = side_of[out_seat[rows]]
+    win[rows, w] = True
+
+    def bands(x: Ints) -> Ints:
+        return x if sc.bands is None else x // sc.bands + 1
+
+    if sc.method == "penalty":
+        pts = -sv
+        pts[rows, w] += sc.out_bonus
         return win, pts
+    if sc.method == "winner_takes":
+        if sc.out_points == "all":
+            raw = total[rows] - hv[rows, out_seat[rows]]
+        else:
+            raw = total[rows] - sv[rows, w]
+        pts[rows, w] = bands(raw)
+    else:
+        pts[rows, w] = total[rows] - ns * sv[rows, w]
+    blk = np.nonzero(~out)[0]
+    if blk.size:
+        bsv = sv[blk]
+        low = bsv.min(axis=1)
+        lows = bsv == low[:, None]
+        nlow = lows.sum(axis=1)
+        if sc.tie != "all_lowest_score":  # nobody_scores, and the fallback
+            lows &= (nlow == 1)[:, None]
+        win[blk] = lows
+        if sc.method == "winner_takes":
+            if sc.blocked_points == "all":
+                raw = np.broadcast_to(total[blk][:, None], lows.shape)
+            else:
+                raw = (total[blk] - (bsv * lows).sum(axis=1))[:, None]
+            pts[blk] = np.where(lows, bands(raw), 0)
+        else:
+            diff = (bsv - low[:, None]).sum(axis=1)
+            pts[blk] = np.where(lows, diff[:, None], 0)
+    return win, pts
