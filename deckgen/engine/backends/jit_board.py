@@ -46,7 +46,7 @@ from deckgen.engine.backends.deal import (
     popcount,
 )
 from deckgen.engine.backends.jit import njit
-from deckgen.engine.backends.numpy_line import FastLine
+from deckgen.engine.backends.numpy_line import FastLine, side_matrix
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
 from deckgen.engine.state import MAX_TURNS
@@ -188,6 +188,20 @@ def first_rule_rounds(
 
 
 @njit
+def ends_score(ends: I64, double_at: I64, live: I64, ne: int, shared: bool, multiple: int) -> int:
+    """What the open ends score (``score.ends``, :mod:`deckgen.engine.endcount`): their
+    count (a double across an end counts both halves, an end not yet live nothing, the
+    first double's two ends once) when it is a multiple of ``multiple``, else 0."""
+    total = 0
+    for e in range(ne):
+        if live[e] == 1:
+            total += 2 * ends[e] if double_at[e] == 1 else ends[e]
+    if shared:
+        total -= 2 * ends[0]
+    return total if total != 0 and total % multiple == 0 else 0
+
+
+@njit
 def play_rounds(
     cfg: I64,
     tab: I64,
@@ -250,8 +264,6 @@ def play_rounds(
             bit_hi[i] = np.uint64(1) << np.uint64(ncarry[b])
             ncarry[b] += 1
     max_ends = 4 + 2 * nv
-    owner = np.full(nt, -1, dtype=np.int64)
-    """The seat holding each tile, or -1."""
     word = np.zeros((n, nv), dtype=np.uint64)
     """Per seat and number: the tiles of the hand carrying it, as bits."""
     held = np.zeros(n, dtype=np.int64)
@@ -271,8 +283,6 @@ def play_rounds(
     per = np.zeros(max_ends, dtype=np.int64)
     points = np.zeros(nsides, dtype=np.int64)
     for g in range(hands.shape[0]):
-        for i in range(nt):
-            owner[i] = -1
         for s in range(n):
             held[s] = h
             hv[s] = 0
@@ -280,7 +290,6 @@ def play_rounds(
                 word[s, v] = 0
             for q in range(h):
                 i = hands[g, s, q]
-                owner[i] = s
                 hv[s] += val[i]
                 word[s, lo[i]] |= bit_lo[i]
                 word[s, hi[i]] |= bit_hi[i]
@@ -320,7 +329,7 @@ def play_rounds(
                 used += 1
                 if tile < 0:
                     for i in range(nt):
-                        if owner[i] == seat:
+                        if word[seat, lo[i]] & bit_lo[i]:
                             if k == 0:
                                 tile = i
                                 break
@@ -328,10 +337,9 @@ def play_rounds(
             elif tile < 0:  # greedy: the first of the heaviest tiles
                 best = -1
                 for i in range(nt):
-                    if owner[i] == seat and val[i] > best:
+                    if word[seat, lo[i]] & bit_lo[i] and val[i] > best:
                         best = val[i]
                         tile = i
-            owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
             word[seat, lo[tile]] ^= bit_lo[tile]
@@ -358,14 +366,8 @@ def play_rounds(
             spin_open = False
         if lead_seat >= 0:
             if multiple > 0:
-                total = 0
-                for e in range(ne):
-                    if live[e] == 1:
-                        total += 2 * ends[e] if double_at[e] == 1 else ends[e]
-                if shared:
-                    total -= 2 * ends[0]
-                if total != 0 and total % multiple == 0:
-                    points[cfg[C_SEATS + n + lead_seat]] += total
+                score = ends_score(ends, double_at, live, ne, shared, multiple)
+                points[cfg[C_SEATS + n + lead_seat]] += score
             if held[lead_seat] == 0:
                 end = 0
                 out_seat = lead_seat
@@ -415,7 +417,6 @@ def play_rounds(
                     drew, why = draw_tiles(rng, stock, top, size - top, rule, carries, showing)
                     for q in range(top, top + drew):
                         i = stock[q]
-                        owner[i] = seat
                         held[seat] += 1
                         hv[seat] += val[i]
                         word[seat, lo[i]] |= bit_lo[i]
@@ -483,7 +484,6 @@ def play_rounds(
                             e = at[j]
             # ---------------------------------------------- lay the tile on end e (the
             # first of its kind); a double across keeps its end and opens two more
-            owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
             word[seat, lo[tile]] ^= bit_lo[tile]
@@ -508,14 +508,8 @@ def play_rounds(
             if across:
                 ne += 2
             if multiple > 0:
-                total = 0
-                for f in range(ne):
-                    if live[f] == 1:
-                        total += 2 * ends[f] if double_at[f] == 1 else ends[f]
-                if shared:
-                    total -= 2 * ends[0]
-                if total != 0 and total % multiple == 0:
-                    points[cfg[C_SEATS + n + seat]] += total
+                score = ends_score(ends, double_at, live, ne, shared, multiple)
+                points[cfg[C_SEATS + n + seat]] += score
             played += 1
             forced = 0
             if held[seat] == 0:
@@ -562,9 +556,7 @@ class JitBoard(FastLine):
         self.is_double = np.array(t.is_double, dtype=bool)
         self.values = spec.dset.max_pip + 1
         self.nsides = len(t.sides)
-        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
-        for k, side in enumerate(t.sides):
-            self.side_matrix[list(side), k] = 1
+        self.side_matrix = side_matrix(t)
         self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
         self.opening = p.opening

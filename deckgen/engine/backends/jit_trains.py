@@ -56,7 +56,7 @@ from deckgen.engine.backends.deal import (
     shuffle_front,
 )
 from deckgen.engine.backends.jit import njit
-from deckgen.engine.backends.numpy_line import score_rounds
+from deckgen.engine.backends.numpy_line import score_rounds, side_matrix
 from deckgen.engine.backends.rounds import Rounds, clause_bit
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
@@ -492,8 +492,7 @@ class JitTrains:
         n = self.n = t.players
         self.nsides = len(t.sides)
         self.side_of = np.array(t.side_of, dtype=np.int64)
-        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
-        self.side_matrix[np.arange(n), self.side_of] = 1
+        self.side_matrix = side_matrix(t)
         dset = spec.dset
         nt = len(t.tiles)
         tiles = np.zeros((nt, 4), dtype=np.int64)

@@ -92,7 +92,7 @@ class FastLine:
 
         self.spec = spec
         self.t = t
-        n = self.n = t.players
+        self.n = t.players
         self.ntiles = len(t.tiles)
         self.dtype: MaskType = np.uint32 if self.ntiles <= 32 else np.uint64
         self.bit: Masks = np.array([1 << i for i in range(self.ntiles)], dtype=self.dtype)
@@ -105,12 +105,8 @@ class FastLine:
         self.value_masks = [
             self.dtype(sum(1 << i for i in range(self.ntiles) if t.value[i] == v)) for v in levels
         ]
-        sides = t.sides
-        self.nsides = len(sides)
-        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
-        for k, side in enumerate(sides):
-            for s in side:
-                self.side_matrix[s, k] = 1
+        self.nsides = len(t.sides)
+        self.side_matrix = side_matrix(t)
         self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
         self.opening = p.opening
@@ -529,19 +525,28 @@ class FastLine:
         return score_rounds(self.scoring, self.side_matrix, self.side_of, end, out_seat, hv)
 
 
+def side_matrix(t: Tables) -> Ints:
+    """Seats by sides: 1 where the seat plays for the side (``hv @ side_matrix``: each
+    side's hand values)."""
+    import numpy as np
+
+    m = np.zeros((t.players, len(t.sides)), dtype=np.int64)
+    m[np.arange(t.players), t.side_of] = 1
+    return m
+
+
 def score_rounds(
-    sc: Scoring, side_matrix: Ints, side_of: Ints, end: Ints, out_seat: Ints, hv: Ints
+    sc: Scoring, seats: Ints, side_of: Ints, end: Ints, out_seat: Ints, hv: Ints
 ) -> tuple[Flags, Ints]:
     """(winners (rounds, sides) bool, points (rounds, sides)) of rounds that ended so
     (``end`` 0: ``out_seat`` went out) with the hand values ``hv`` (rounds, seats), as
     the engine scores them (:mod:`deckgen.engine.scoring`): the end-of-round scoring of
-    every fast engine (``side_matrix``: seats by sides, 1 where a seat plays for a side;
-    ``side_of``: each seat's side)."""
+    every fast engine (``seats``: :func:`side_matrix`; ``side_of``: each seat's side)."""
     import numpy as np
 
     g = end.shape[0]
-    ns = side_matrix.shape[1]
-    sv = hv @ side_matrix
+    ns = seats.shape[1]
+    sv = hv @ seats
     total = sv.sum(axis=1)
     pts = np.zeros((g, ns), dtype=np.int64)
     win = np.zeros((g, ns), dtype=bool)
