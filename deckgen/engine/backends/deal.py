@@ -1,4 +1,5 @@
-"""The deal and the bit counting, once for every compiled engine (line, board, trains).
+"""The rules the compiled engines (board, trains) share, once: the deal, drawing from
+the stock, the blocked round; and the bit counting.
 
 Takes a numpy generator, an order of the deck's tiles (``perm``, deck indices) and the
 deal's sizes; gives the order shuffled as the kernel's deal is random
@@ -8,9 +9,9 @@ again while the redeal rules say so (:func:`~deckgen.engine.setup.must_redeal`: 
 doubles in a hand, or no double for the first-round starter rule), as the kernel does,
 and keeps the deal after :data:`~deckgen.engine.setup.MAX_REDEALS` redeals in a row.
 Each engine reads the order in its own shape (two-word masks, or deck indices).
-
-Each pick is ``floor(u * size)`` with ``u`` the generator's next number, as the
-kernel's.
+:func:`draw_tiles` draws for a player who cannot lay a tile, :func:`blocked` tells a
+blocked round. Each pick is ``floor(u * size)`` with ``u`` the generator's next
+number, as the kernel's.
 """
 
 from __future__ import annotations
@@ -93,6 +94,14 @@ def draw_tiles(
         drawn += 1
         if carries[stock[q]] & fits:
             return drawn, DREW_FIT
+
+
+@njit
+def blocked(passes: int, n: int, can_draw: bool, reserve: int, left: int) -> bool:
+    """Whether the round is blocked (``end.blocked``, :mod:`deckgen.engine.turn`):
+    every seat passed in a row (``passes``) and none could have drawn (no drawing, or
+    the stock is empty without a reserve rule)."""
+    return passes >= n and (not can_draw or (reserve == 0 and left == 0))
 
 
 D_N, D_HAND, D_DOUBLES, D_NEED, D_NEED_TILE = range(5)

@@ -39,6 +39,7 @@ from deckgen.engine.backends.arrays import Hands
 from deckgen.engine.backends.deal import (
     DREW_FIT,
     DREW_OUT,
+    blocked,
     deal_order,
     draw_tiles,
     kth,
@@ -430,7 +431,7 @@ def play_rounds(
                 if drawn < 0:
                     passes += 1
                     forced += 1
-                    if forced >= n and (not can_draw or (reserve == 0 and size == top)):
+                    if blocked(forced, n, can_draw, reserve, size - top):
                         end = 1
                         break
                     seat = seat + 1 if seat + 1 < n else 0

@@ -49,6 +49,7 @@ from deckgen.engine.backends.deal import (
     DREW_FIT,
     DREW_LIMIT,
     DREW_OUT,
+    blocked,
     draw_tiles,
     kth,
     lowest,
@@ -58,6 +59,7 @@ from deckgen.engine.backends.deal import (
 from deckgen.engine.backends.jit import njit
 from deckgen.engine.backends.numpy_line import score_rounds, side_matrix
 from deckgen.engine.backends.rounds import Rounds, clause_bit
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
@@ -287,7 +289,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             # ------------------------------------------------------------ a turn begins
             turns += 1
             drew_now = 0
-            if turns > 100_000:
+            if turns > MAX_TURNS:
                 err = 2
                 end = 1
                 break
@@ -358,7 +360,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                     forced += 1
                     if shape == 0:
                         opened |= 1 << seat
-                    stuck = forced >= n and (not can_draw or (reserve == 0 and left == 0))
+                    stuck = blocked(forced, n, can_draw, reserve, left)
                     if stuck and shape == 0:  # end.blocked only when nobody can play:
                         stuck = not _someone_plays(hands, suits, ends, n, opened, pending)
                     if stuck:  # (a pass opens a train)
