@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.jit import leaf, njit
 from deckgen.engine.setup import MAX_REDEALS
 
 
@@ -49,7 +49,7 @@ def kth(x: np.uint64, k: int) -> int:
     return lowest(x)
 
 
-@njit
+@leaf
 def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int) -> None:
     """Fisher-Yates over the first ``count`` places of ``perm``: place ``q`` takes a
     tile chosen uniformly from those at ``q`` and after (``floor(u * size)``)."""
@@ -66,7 +66,7 @@ DREW_FIT, DREW_LIMIT, DREW_OUT = 0, 1, 2
 reached, or the stock is down to the reserve (or empty)."""
 
 
-@njit
+@leaf
 def draw_tiles(
     rng: Any, stock: NDArray[np.int64], top: int, left: int, rule: tuple[int, int, bool],
     carries: NDArray[np.int64], fits: int,
@@ -110,7 +110,7 @@ size, the doubles in one hand that throw a deal in (0: none), the double the fir
 round needs (0: none, 1: any, 2: ``D_NEED_TILE``) and the required double's index."""
 
 
-@njit
+@leaf
 def must_redeal(
     perm: NDArray[np.int64], rules: NDArray[np.int64], is_double: NDArray[np.int64], first: bool
 ) -> bool:
@@ -138,7 +138,7 @@ def must_redeal(
     return False
 
 
-@njit
+@leaf
 def deal_order(
     rng: Any, perm: NDArray[np.int64], count: int, rules: NDArray[np.int64],
     is_double: NDArray[np.int64], first: bool,

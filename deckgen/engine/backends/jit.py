@@ -46,6 +46,19 @@ def njit(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
+def leaf(fn: F) -> F:
+    """:func:`njit` for a helper that allocates nothing, only reads and writes the
+    arrays it is given: compiled without numba's reference counting (``_nrt=False``), so
+    its calls cost no atomic count of each array argument (about 4 ns an array and call:
+    the deal cost 40 ns more a round with it)."""
+    if not HAVE_JIT:
+        return fn
+    import numba
+
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+    return cast(F, numba.njit(**options)(fn))
+
+
 def python_source(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The plain-Python function behind a (possibly) compiled one."""
     inner: Callable[..., Any] = getattr(fn, "py_func", fn)

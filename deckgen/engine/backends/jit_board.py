@@ -46,7 +46,7 @@ from deckgen.engine.backends.deal import (
     lowest,
     popcount,
 )
-from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.jit import leaf, njit
 from deckgen.engine.backends.numpy_line import FastLine, side_matrix
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
@@ -188,7 +188,7 @@ def first_rule_rounds(
         out[g, 1] = lead
 
 
-@njit
+@leaf
 def ends_score(ends: I64, double_at: I64, live: I64, ne: int, shared: bool, multiple: int) -> int:
     """What the open ends score (``score.ends``, :mod:`deckgen.engine.endcount`): their
     count (a double across an end counts both halves, an end not yet live nothing, the

@@ -56,7 +56,7 @@ from deckgen.engine.backends.deal import (
     popcount,
     shuffle_front,
 )
-from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.jit import leaf, njit
 from deckgen.engine.backends.numpy_line import score_rounds, side_matrix
 from deckgen.engine.backends.rounds import Rounds, clause_bit
 from deckgen.engine.state import MAX_TURNS
@@ -123,7 +123,7 @@ class Out(NamedTuple):
     hv: NDArray[np.int64]
 
 
-@njit
+@leaf
 def _deal(
     cfg: NDArray[np.int64],
     bits: NDArray[np.uint64],
@@ -156,7 +156,7 @@ def _deal(
     return int(nt - dealt)
 
 
-@njit
+@leaf
 def _station(
     r: Rules, d: int, hands: NDArray[np.uint64], stk: NDArray[np.int64], m: int, lazy: bool,
     rng: Any,
@@ -189,7 +189,7 @@ def _station(
     return 0, m - 1
 
 
-@njit
+@leaf
 def _someone_plays(
     hands: NDArray[np.uint64],
     suits: NDArray[np.uint64],
