@@ -47,7 +47,7 @@ from deckgen.engine.backends.deal import (
     popcount,
 )
 from deckgen.engine.backends.jit import leaf, njit
-from deckgen.engine.backends.numpy_line import FastLine, side_matrix
+from deckgen.engine.backends.numpy_line import FastLine, rowwise
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
 from deckgen.engine.state import MAX_TURNS
@@ -557,7 +557,6 @@ class JitBoard(FastLine):
         self.is_double = np.array(t.is_double, dtype=bool)
         self.values = spec.dset.max_pip + 1
         self.nsides = len(t.sides)
-        self.side_matrix = side_matrix(t)
         self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
         self.opening = p.opening
@@ -677,10 +676,10 @@ class JitBoard(FastLine):
         hv = out[:, O_HANDS : O_HANDS + n].copy()
         winners, points = self.score(end, out_seat, hv)
         during = out[:, O_HANDS + n :]
-        clauses = np.where((during != 0).any(axis=1), clause_bit("score.ends"), 0)
+        clauses = np.where(rowwise(np.logical_or, during != 0), clause_bit("score.ends"), 0)
         m = self.round_to
         if m is not None:
-            rounded = (points != 0).any(axis=1)  # the engine rounds only points scored
+            rounded = rowwise(np.logical_or, points != 0)  # the engine rounds only points scored
             clauses |= np.where(rounded, clause_bit("score.rounding"), 0)
             points = (points + m // 2) // m * m
         points = points + during

@@ -57,7 +57,7 @@ from deckgen.engine.backends.deal import (
     shuffle_front,
 )
 from deckgen.engine.backends.jit import leaf, njit
-from deckgen.engine.backends.numpy_line import score_rounds, side_matrix
+from deckgen.engine.backends.numpy_line import score_rounds
 from deckgen.engine.backends.rounds import Rounds, clause_bit
 from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
@@ -494,7 +494,6 @@ class JitTrains:
         n = self.n = t.players
         self.nsides = len(t.sides)
         self.side_of = np.array(t.side_of, dtype=np.int64)
-        self.side_matrix = side_matrix(t)
         dset = spec.dset
         nt = len(t.tiles)
         tiles = np.zeros((nt, 4), dtype=np.int64)
@@ -545,7 +544,7 @@ class JitTrains:
         res = out.res
         sc = self.spec.params.scoring
         winners, points = score_rounds(
-            sc, self.side_matrix, self.side_of, res[:, R_END], res[:, R_OUT], out.hv
+            sc, self.side_of, self.nsides, res[:, R_END], res[:, R_OUT], out.hv
         )
         clauses = np.zeros(g, dtype=np.int64)
         clauses |= np.where(res[:, R_SATISFIED] > 0, clause_bit("play.satisfy_double"), 0)
