@@ -346,7 +346,7 @@ def play_rounds(
             word[seat, lo[tile]] ^= bit_lo[tile]
             word[seat, hi[tile]] ^= bit_hi[tile]
             played = 1
-        across = dbl[tile] == 1 and (shape == 2 or spin_open)
+        across = (dbl[tile] == 1) & ((shape == 2) | spin_open)
         a = lo[tile]
         ends[0] = a
         ends[1] = a if across else hi[tile]
@@ -443,7 +443,7 @@ def play_rounds(
             tile = -1
             v = -1
             if cfg[C_SEATS + seat] == 1:
-                may = 1 if drew > 0 and not must else 0
+                may = int((drew > 0) & (not must))  # no branches: a coin toss
                 k = int((numbers[g, used] if given else rng.random()) * (moves + may))
                 used += 1
                 if k == moves:  # kept the drawn tile and passed
@@ -490,7 +490,7 @@ def play_rounds(
             word[seat, lo[tile]] ^= bit_lo[tile]
             word[seat, hi[tile]] ^= bit_hi[tile]
             ends[e] = lo[tile] + hi[tile] - v
-            across = dbl[tile] == 1 and (shape == 2 or spin_open)
+            across = (dbl[tile] == 1) & ((shape == 2) | spin_open)
             laid = True
             if across:
                 ends[ne] = v
