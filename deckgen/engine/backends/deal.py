@@ -43,10 +43,15 @@ def lowest(x: np.uint64) -> int:
 
 @njit
 def kth(x: np.uint64, k: int) -> int:
-    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
-    for _ in range(k):
-        x = x & (x - np.uint64(1))
-    return lowest(x)
+    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0). The first two
+    steps are taken whatever ``k`` and selected, not branched on (``k`` is a coin toss)."""
+    one = np.uint64(1)
+    x1 = x & (x - one)
+    x2 = x1 & (x1 - one)
+    y = x2 if k >= 2 else (x1 if k == 1 else x)
+    for _ in range(k - 2):
+        y = y & (y - one)
+    return lowest(y)
 
 
 @leaf
