@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from deckgen.engine.backends.jit import leaf, njit
+from deckgen.engine.backends.jit import inline, leaf, njit
 from deckgen.engine.setup import MAX_REDEALS
 
 
@@ -47,7 +47,7 @@ def kth(x: np.uint64, k: int) -> int:
     steps are taken whatever ``k`` and selected, not branched on (``k`` is a coin toss)."""
     one = np.uint64(1)
     x1 = x & (x - one)
-    x2 = x1 & (x1 - one)
+    x2 = x1 & (x1 - one) if x1 != 0 else x1
     y = x2 if k >= 2 else (x1 if k == 1 else x)
     for _ in range(k - 2):
         y = y & (y - one)
@@ -71,7 +71,7 @@ DREW_FIT, DREW_LIMIT, DREW_OUT = 0, 1, 2
 reached, or the stock is down to the reserve (or empty)."""
 
 
-@leaf
+@inline
 def draw_tiles(
     rng: Any, stock: NDArray[np.int64], top: int, left: int, rule: tuple[int, int, bool],
     carries: NDArray[np.int64], fits: int,

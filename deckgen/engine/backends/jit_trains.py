@@ -158,19 +158,18 @@ def _deal(
 
 @leaf
 def _station(
-    r: Rules, d: int, hands: NDArray[np.uint64], stk: NDArray[np.int64], m: int, lazy: bool,
-    rng: Any,
+    bits: NDArray[np.uint64], carries: NDArray[np.int64], d: int, hands: NDArray[np.uint64],
+    stk: NDArray[np.int64], m: int, lazy: bool, rng: Any,
 ) -> tuple[int, int]:  # fmt: skip
     """:func:`deckgen.engine.trains.take_station`: return (stock start, stock size) after
     the round's double ``d`` went to the middle (a player dealt it draws one tile)."""
-    bits = r.bits
     wd = d >> 6
     b = bits[d, wd]
-    for s in range(r.cfg[C_N]):
+    for s in range(hands.shape[0]):
         if hands[s, wd] & b:
             hands[s, wd] ^= b
             if m > 0:
-                draw_tiles(rng, stk, 0, m, (0, 1, lazy), r.carries, 0)
+                draw_tiles(rng, stk, 0, m, (0, 1, lazy), carries, 0)
                 i = stk[0]
                 hands[s, 0] |= bits[i, 0]
                 hands[s, 1] |= bits[i, 1]
@@ -263,7 +262,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 m += 1
         nv = cfg[C_V]
         sv = nv - 1 - (round_nos[gi] - 1) % nv
-        top, left = _station(r, doubles[sv], hands, stk, m, deal_inside, rng)
+        top, left = _station(bits, carries, doubles[sv], hands, stk, m, deal_inside, rng)
         # ---------------------------------------------------------------- the layout
         opened = 0
         if shape == 0:
