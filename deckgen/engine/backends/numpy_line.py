@@ -4,8 +4,8 @@ It stays for two uses: a small rules check of a line game (it starts at once, wh
 numba's start costs about half a second in every worker process: the registry takes it
 below :data:`~deckgen.engine.backends.registry.JIT_MIN_ROUNDS` rounds per worker), and
 line games where numba is missing (a Python that numba does not support yet, or
-``DECKGEN_NO_JIT=1``). Its numpy scoring (:meth:`FastLine.score`) is also the compiled
-board engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.
+``DECKGEN_NO_JIT=1``). Its end-of-round scoring (:func:`score_rounds`) is every fast
+engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
 the registry gives it, with a line board and at most 64 tiles, deals as arrays, and the
