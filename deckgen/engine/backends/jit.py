@@ -54,8 +54,11 @@ def leaf(fn: F) -> F:
     if not HAVE_JIT:
         return fn
     import numba
+    from numba.core.cpu import CPUTargetOptions
 
-    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+    options: dict[str, Any] = {"cache": True, "nogil": True}
+    if hasattr(CPUTargetOptions, "_nrt"):  # numba's own name: a later numba may drop it
+        options["_nrt"] = False
     return cast(F, numba.njit(**options)(fn))
 
 
