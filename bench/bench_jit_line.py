@@ -1,13 +1,14 @@
-"""The compiled line engine against the numpy engine and the kernel, in one run.
+"""The compiled engine on line games against the numpy engine and the kernel, in one run.
 
 Rounds per second on one core (process CPU time) with random bots, deal + starter +
 play + results (hand values, points, winners), for the rules check's line games:
 ``two-player`` (2), ``card-domino`` (2 and 4) and the two benchmark anchors
 (``bench/engine_openspiel.toml``, ``bench/engine_dominoes.toml``):
 
-- compiled: :class:`deckgen.engine.backends.jit_line.JitLine` (numba), batches of
-  ``BATCH`` rounds, warmed up first (the first call's time, compiling or loading the
-  cached machine code, is printed apart);
+- compiled: :class:`deckgen.engine.backends.jit_board.JitBoard` (numba; the one
+  compiled engine for lines and boards), batches of ``BATCH`` rounds, warmed up first
+  (the first call's time, compiling or loading the cached machine code, is printed
+  apart);
 - numpy: :class:`deckgen.engine.backends.numpy_line.FastLine`, the same batches;
 - kernel: :meth:`deckgen.engine.Engine.play_round`, one round at a time.
 
@@ -93,7 +94,7 @@ def _slice(run: Callable[[], int], seconds: float) -> float:
 def main() -> None:
     sys.path.insert(0, str(REPO))
     from deckgen.engine.backends.jit import HAVE_JIT
-    from deckgen.engine.backends.jit_line import JitLine
+    from deckgen.engine.backends.jit_board import JitBoard
     from deckgen.engine.backends.numpy_line import FastLine
     from deckgen.engine.tables import compile_tables
     from deckgen.rulespec import load_rules
@@ -111,7 +112,7 @@ def main() -> None:
     for ref, n in CASES:
         spec = load_rules(ref)
         t = compile_tables(spec, n)
-        compiled = _batch_runner(JitLine(spec, t), n, 1)
+        compiled = _batch_runner(JitBoard(spec, t), n, 1)
         t0 = time.perf_counter()
         compiled()  # compiles, or loads the cached machine code
         first = time.perf_counter() - t0

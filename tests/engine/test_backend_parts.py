@@ -14,10 +14,9 @@ import numpy as np
 import pytest
 
 from deckgen.engine import Engine, make_bots, play_match
-from deckgen.engine.backends import jit_board, jit_line
+from deckgen.engine.backends import jit_board
 from deckgen.engine.backends.jit import HAVE_JIT, python_source
 from deckgen.engine.backends.jit_board import JitBoard
-from deckgen.engine.backends.jit_line import JitLine
 from deckgen.engine.backends.jit_trains import JitTrains
 from deckgen.engine.backends.matches import _waves
 from deckgen.engine.backends.numpy_line import FastLine
@@ -213,12 +212,15 @@ def test_all_fives_random_statistics_agree_with_the_kernel(n: int) -> None:
         assert close(ref.match_winner.share(str(side)), fast.match_winner.share(str(side)))
 
 
-@pytest.mark.parametrize("rid", ["double-twelve", "all-fives"])
-def test_the_checks_own_path_as_python_is_the_compiled_one(rid: str) -> None:
+OWN_PATH = [("double-twelve", 3), ("all-fives", 3), ("two-player", 2), ("card-domino", 4)]
+
+
+@pytest.mark.parametrize(("rid", "n"), OWN_PATH, ids=[f"{r}-{n}" for r, n in OWN_PATH])
+def test_the_checks_own_path_as_python_is_the_compiled_one(rid: str, n: int) -> None:
     """Lazily shuffled stock and numbers from the generator: the same rounds from the
     source run as Python and from the machine code, given the same generator."""
     spec = SPECS[rid]
-    engine = JitBoard(spec, compile_tables(spec, 3))
+    engine = JitBoard(spec, compile_tables(spec, n))
     got = []
     for play in (jit_board.play_rounds, python_source(jit_board.play_rounds)):
         rng = np.random.default_rng(11)
@@ -227,7 +229,7 @@ def test_the_checks_own_path_as_python_is_the_compiled_one(rid: str) -> None:
         original = jit_board.play_rounds
         jit_board.play_rounds = play
         try:
-            out = engine.play(deals, starter, lead, np.zeros(8, dtype=bool), ("random",) * 3, rng)
+            out = engine.play(deals, starter, lead, np.zeros(8, dtype=bool), ("random",) * n, rng)
         finally:
             jit_board.play_rounds = original
         got.append(out)
@@ -236,44 +238,16 @@ def test_the_checks_own_path_as_python_is_the_compiled_one(rid: str) -> None:
     assert got[0].draws.sum() > 0
 
 
-# ---------------------------------------------------------------- the compiled line
-def _as_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every compiled function of the line engine replaced by its plain-Python source."""
-    for name, fn in list(vars(jit_line).items()):
-        if hasattr(fn, "py_func"):
-            monkeypatch.setattr(jit_line, name, fn.py_func)
-
-
-def _deal_and_play(rid: str, n: int, seed: int) -> tuple[Any, ...]:
-    engine = JitLine(SPECS[rid], compile_tables(SPECS[rid], n))
-    rng = np.random.default_rng(seed)
-    deals = engine.deal(rng, 5)
-    starter, lead = engine.first_rule(deals.hands, lead_any=False)
-    r = engine.play(deals, starter, lead, np.zeros(5, dtype=bool), ("random",) * n, rng)
-    assert deals.redeals is not None
-    return deals.hands.tolist(), deals.rest.tolist(), deals.redeals.tolist(), r.turns.tolist()
-
-
-@pytest.mark.skipif(not HAVE_JIT, reason="numba is off: nothing compiled to compare")
-@pytest.mark.parametrize(("rid", "n"), [("two-player", 2), ("partnership", 4)])
-def test_compiled_deal_and_play_equal_their_python_source(
-    rid: str, n: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """From a generator too (several choices per number), number for number."""
-    compiled = _deal_and_play(rid, n, 7)
-    _as_python(monkeypatch)
-    assert _deal_and_play(rid, n, 7) == compiled
-
-
+# ---------------------------------------------------------------- the compiled line games
 def test_deals_are_whole_and_follow_the_redeal_rule() -> None:
     spec = SPECS["partnership"]
     t = compile_tables(spec, 4)
-    engine = JitLine(spec, t)
+    engine = JitBoard(spec, t)
     deals = engine.deal(np.random.default_rng(3), 2000)
     assert deals.redeals is not None
     assert deals.redeals.sum() > 0  # five doubles in a hand happens, and is dealt again
     for g in range(2000):
-        masks = [int(w0) | int(w1) << 64 for w0, w1 in deals.hands[g].tolist()]
+        masks = [sum(1 << i for i in hand) for hand in deals.hands[g].tolist()]
         assert [m.bit_count() for m in masks] == [7] * 4
         assert all((m & t.double_mask).bit_count() < 5 for m in masks)
         every = 0
@@ -286,12 +260,30 @@ def test_deals_are_whole_and_follow_the_redeal_rule() -> None:
 def test_stock_deals_hold_every_tile_once() -> None:
     spec = SPECS["two-player"]
     t = compile_tables(spec, 2)
-    deals = JitLine(spec, t).deal(np.random.default_rng(5), 500)
+    deals = JitBoard(spec, t).deal(np.random.default_rng(5), 500)
     for g in range(500):
-        held = [
-            i for w0, w1 in deals.hands[g].tolist() for i in range(128) if (w0 | w1 << 64) >> i & 1
-        ]
+        held = [i for hand in deals.hands[g].tolist() for i in hand]
         assert sorted(held + deals.rest[g].tolist()) == list(range(len(t.tiles)))
+
+
+def test_the_tile_turned_up_from_a_lazy_stock_is_any_non_double_alike() -> None:
+    """Two-player turns up the start tile and puts a double back: from a stock shuffled
+    as it is drawn, the tile turned up (first in ``rest`` after play) is never a double,
+    and every other tile comes up about equally often."""
+    spec = SPECS["two-player"]
+    t = compile_tables(spec, 2)
+    engine = JitBoard(spec, t)
+    rng = np.random.default_rng(9)
+    g = 20_000
+    deals = engine.deal(rng, g)
+    starter, lead = engine.first_rule(deals.hands, lead_any=False)
+    engine.play(deals, starter, lead, np.zeros(g, dtype=bool), ("random",) * 2, rng)
+    turned = np.bincount(deals.rest[:, 0], minlength=len(t.tiles))
+    doubles = np.array(t.is_double, dtype=bool)
+    assert turned[doubles].sum() == 0, "a double was turned up"
+    share = turned[~doubles] / g
+    expected = 1 / (~doubles).sum()
+    assert np.abs(share - expected).max() < 6 * np.sqrt(expected / g), share.round(4)
 
 
 def _figures(line: FastLine, matches: int) -> dict[str, Any]:
@@ -319,7 +311,7 @@ def test_the_check_with_and_without_the_compiled_path_agrees(rid: str, n: int) -
     seeds, so this cannot flake): within 4.5 standard errors."""
     spec = SPECS[rid]
     t = compile_tables(spec, n)
-    compiled = _figures(JitLine(spec, t), 8000)
+    compiled = _figures(JitBoard(spec, t), 8000)
     numpy_ = _figures(FastLine(spec, t), 8000)
     for key, a in compiled.items():
         b = numpy_[key]

@@ -93,9 +93,9 @@ def as_python(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 PY_CASES = [
-    ("compiled line", "two-player", 2, ("random", "greedy")),
-    ("compiled line", "v-twelve-line", 3, ("random",)),
-    ("compiled line", "v-may", 2, ("random",)),
+    ("compiled board", "two-player", 2, ("random", "greedy")),
+    ("compiled board", "v-twelve-line", 3, ("random",)),
+    ("compiled board", "v-may", 2, ("random",)),
     ("compiled board", "double-twelve", 3, ("random", "greedy")),
     ("compiled board", "all-fives", 4, ("random", "greedy")),
     ("compiled board", "v-spinner", 2, ("random", "greedy")),

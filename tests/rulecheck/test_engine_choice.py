@@ -34,7 +34,7 @@ def test_numpy_plays_small_lines_only() -> None:
 
 @needs_jit
 def test_the_compiled_engines_take_large_runs_and_what_numpy_cannot_play() -> None:
-    assert _chosen("two-player", 2, JIT_MIN_ROUNDS) == "compiled line"
+    assert _chosen("two-player", 2, JIT_MIN_ROUNDS) == "compiled board"
     assert _chosen("two-player", 2, JIT_MIN_ROUNDS - 1) == "numpy line"
     assert _chosen("mexican-train", 4, 10) == "compiled trains"
     assert _chosen("chicken-foot", 3, 10) == "compiled trains"
@@ -65,4 +65,4 @@ def test_the_check_takes_numpy_for_a_small_run_and_compiled_for_a_large_one() ->
     fastmatch._ENGINES.clear()
     big = JIT_MIN_ROUNDS  # one worker: every fast round is this process's
     run_check(spec, CheckOptions(rounds=big, workers=1, judge_rounds=200))
-    assert {key[2] for key in fastmatch._ENGINES} == {"compiled line"}
+    assert {key[2] for key in fastmatch._ENGINES} == {"compiled board"}

@@ -89,7 +89,6 @@ def test_every_engine_keeps_the_deal_after_100_redeals() -> None:
     import numpy as np
 
     from deckgen.engine.backends.jit_board import JitBoard
-    from deckgen.engine.backends.jit_line import JitLine
     from deckgen.engine.backends.numpy_line import FastLine
     from deckgen.engine.setup import MAX_REDEALS
     from deckgen.engine.tables import compile_tables
@@ -103,7 +102,7 @@ def test_every_engine_keeps_the_deal_after_100_redeals() -> None:
     state = Engine(spec, 4).start_round(random.Random(0))
     assert state.setup.redeals == MAX_REDEALS
     assert "setup.redeal_limit" in [g.situation for g in state.gaps]
-    for cls in (FastLine, JitLine, JitBoard):
+    for cls in (FastLine, JitBoard):
         deals = cls(spec, t).deal(np.random.default_rng(0), 8)
         assert deals.redeals is not None
         assert (deals.redeals == MAX_REDEALS).all(), cls.__name__

@@ -1,4 +1,5 @@
-"""The deal and the bit counting, once for every compiled engine (line, board, trains).
+"""The rules the compiled engines (board, trains) share, once: the deal, drawing from
+the stock, the blocked round; and the bit counting.
 
 Takes a numpy generator, an order of the deck's tiles (``perm``, deck indices) and the
 deal's sizes; gives the order shuffled as the kernel's deal is random
@@ -8,9 +9,9 @@ again while the redeal rules say so (:func:`~deckgen.engine.setup.must_redeal`: 
 doubles in a hand, or no double for the first-round starter rule), as the kernel does,
 and keeps the deal after :data:`~deckgen.engine.setup.MAX_REDEALS` redeals in a row.
 Each engine reads the order in its own shape (two-word masks, or deck indices).
-
-Several choices may come from one random number (:data:`RECYCLE`); a ``limit`` of 1
-takes one number per choice.
+:func:`draw_tiles` draws for a player who cannot lay a tile, :func:`blocked` tells a
+blocked round. Each pick is ``floor(u * size)`` with ``u`` the generator's next
+number, as the kernel's.
 """
 
 from __future__ import annotations
@@ -20,18 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.jit import inline, leaf, njit
 from deckgen.engine.setup import MAX_REDEALS
-
-RECYCLE = 1 << 16
-"""Several choices come from one random number ``u`` in [0, 1) while the product of
-their sizes stays within this: with ``r = u * 2**53`` (an integer), a choice among
-``size`` is ``j = (r * size) >> 53`` (exactly ``floor(u * size)``) and what is left,
-``(r * size) mod 2**53``, is the next ``r``. Each choice then rests on at least 2**37
-equally likely values, so its bias is below 2**-30. Only where the numbers come from a
-generator (the kernel's per-decision numbers are used one each)."""
-TWO53 = float(1 << 53)
-LOW53 = (1 << 53) - 1
 
 
 @njit
@@ -52,31 +43,70 @@ def lowest(x: np.uint64) -> int:
 
 @njit
 def kth(x: np.uint64, k: int) -> int:
-    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0)."""
-    for _ in range(k):
-        x = x & (x - np.uint64(1))
-    return lowest(x)
+    """Index of the ``k``-th lowest set bit of ``x`` (k counts from 0). The first two
+    steps are taken whatever ``k`` and selected, not branched on (``k`` is a coin toss)."""
+    one = np.uint64(1)
+    x1 = x & (x - one)
+    x2 = x1 & (x1 - one) if x1 != 0 else x1
+    y = x2 if k >= 2 else (x1 if k == 1 else x)
+    for _ in range(k - 2):
+        y = y & (y - one)
+    return lowest(y)
 
 
-@njit
-def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int, limit: int) -> None:
+@leaf
+def shuffle_front(rng: Any, perm: NDArray[np.int64], count: int) -> None:
     """Fisher-Yates over the first ``count`` places of ``perm``: place ``q`` takes a
-    tile chosen uniformly from those at ``q`` and after (``limit``: see the module)."""
+    tile chosen uniformly from those at ``q`` and after (``floor(u * size)``)."""
     nt = perm.shape[0]
-    r = 0
-    budget = limit + 1
     for q in range(count):
-        size = nt - q
-        if budget * size > limit:
-            r = int(rng.random() * TWO53)
-            budget = 1
-        x = r * size
-        j = q + (x >> 53)
-        r = x & LOW53
-        budget *= size
+        j = q + int(rng.random() * (nt - q))
         t = perm[q]
         perm[q] = perm[j]
         perm[j] = t
+
+
+DREW_FIT, DREW_LIMIT, DREW_OUT = 0, 1, 2
+"""Why :func:`draw_tiles` stopped: the last tile drawn fits, the draw limit was
+reached, or the stock is down to the reserve (or empty)."""
+
+
+@inline
+def draw_tiles(
+    rng: Any, stock: NDArray[np.int64], top: int, left: int, rule: tuple[int, int, bool],
+    carries: NDArray[np.int64], fits: int,
+) -> tuple[int, int]:  # fmt: skip
+    """A player who cannot lay a tile draws (:mod:`deckgen.engine.turn`): tile after
+    tile from ``stock`` at ``top`` (``left`` tiles left), until one carries a number of
+    ``fits`` (``carries``: each tile's two numbers, both as bits), the limit was drawn or
+    only the reserve is left (checked first). ``rule``: the reserve, the draw limit (0:
+    none), whether the stock is lazy (each tile drawn is a uniform one of those left,
+    moved to its place). Returns the tiles drawn (``stock[top : top + drawn]``) and why
+    it stopped (``DREW_*``)."""
+    reserve, limit, lazy = rule
+    drawn = 0
+    while True:
+        if left - drawn <= reserve:
+            return drawn, DREW_OUT
+        if limit > 0 and drawn == limit:
+            return drawn, DREW_LIMIT
+        q = top + drawn
+        if lazy:
+            j = q + int(rng.random() * (left - drawn))
+            i = stock[j]
+            stock[j] = stock[q]
+            stock[q] = i
+        drawn += 1
+        if carries[stock[q]] & fits:
+            return drawn, DREW_FIT
+
+
+@njit
+def blocked(passes: int, n: int, can_draw: bool, reserve: int, left: int) -> bool:
+    """Whether the round is blocked (``end.blocked``, :mod:`deckgen.engine.turn`):
+    every seat passed in a row (``passes``) and none could have drawn (no drawing, or
+    the stock is empty without a reserve rule)."""
+    return passes >= n and (not can_draw or (reserve == 0 and left == 0))
 
 
 D_N, D_HAND, D_DOUBLES, D_NEED, D_NEED_TILE = range(5)
@@ -85,7 +115,7 @@ size, the doubles in one hand that throw a deal in (0: none), the double the fir
 round needs (0: none, 1: any, 2: ``D_NEED_TILE``) and the required double's index."""
 
 
-@njit
+@leaf
 def must_redeal(
     perm: NDArray[np.int64], rules: NDArray[np.int64], is_double: NDArray[np.int64], first: bool
 ) -> bool:
@@ -113,9 +143,9 @@ def must_redeal(
     return False
 
 
-@njit
+@leaf
 def deal_order(
-    rng: Any, perm: NDArray[np.int64], count: int, limit: int, rules: NDArray[np.int64],
+    rng: Any, perm: NDArray[np.int64], count: int, rules: NDArray[np.int64],
     is_double: NDArray[np.int64], first: bool,
 ) -> int:  # fmt: skip
     """Shuffle the first ``count`` places of ``perm`` (the hands, and the stock too
@@ -123,7 +153,7 @@ def deal_order(
     redeals."""
     tries = 0
     while True:
-        shuffle_front(rng, perm, count, limit)
+        shuffle_front(rng, perm, count)
         if tries >= MAX_REDEALS or not must_redeal(perm, rules, is_double, first):
             return tries
         tries += 1

@@ -1,6 +1,6 @@
-"""The compiled engine for the board games: spinner, every double crosswise (and the
-line, for sets too large for the line engines, or with points rounded), scoring during
-play included.
+"""The one compiled engine for the line and the board games (spinner, every double
+crosswise), scoring during play and rounded points included; Mexican Train and Chicken
+Foot have their own (:mod:`deckgen.engine.backends.jit_trains`).
 
 Takes the engine's :class:`~deckgen.engine.tables.Tables` of a rules file that the
 registry (:mod:`deckgen.engine.backends.registry`) gives it and the seats' bots
@@ -36,9 +36,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from deckgen.engine.backends.arrays import Hands
-from deckgen.engine.backends.deal import deal_order
-from deckgen.engine.backends.jit import njit
-from deckgen.engine.backends.numpy_line import FastLine
+from deckgen.engine.backends.deal import (
+    DREW_FIT,
+    DREW_OUT,
+    blocked,
+    deal_order,
+    draw_tiles,
+    kth,
+    lowest,
+    popcount,
+)
+from deckgen.engine.backends.jit import leaf, njit
+from deckgen.engine.backends.numpy_line import FastLine, rowwise
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams, clause_bit, put_back_doubles
 from deckgen.engine.state import MAX_TURNS
@@ -80,7 +89,9 @@ C_LEAD_DOUBLE = 15
 """1: the starter must lead the double that made them starter."""
 C_LAZY = 16
 """1: the stock is shuffled as it is drawn (:class:`LazyDeals`)."""
-C_SEATS = 17
+C_SKIP = 17
+"""1: a double turned up goes back into the stock (``opening.turned_up_doubles``)."""
+C_SEATS = 18
 """Then per seat: 1 when its bot is ``random``; then per seat its side."""
 
 SHAPES = {"line": 0, "spinner": 1, "cross_doubles": 2}
@@ -124,7 +135,7 @@ def deal_rounds(
     rules = np.array([n, h, cfg[C_REDEAL_K], cfg[C_NEED], cfg[C_NEED_TILE]])
     perm = np.arange(nt)
     for g in range(hands.shape[0]):
-        redeals[g] = deal_order(rng, perm, count, 1, rules, is_double, first_rule[g])
+        redeals[g] = deal_order(rng, perm, count, rules, is_double, first_rule[g])
         for s in range(n):
             for q in range(h):
                 hands[g, s, q] = perm[s * h + q]
@@ -177,6 +188,20 @@ def first_rule_rounds(
         out[g, 1] = lead
 
 
+@leaf
+def ends_score(ends: I64, double_at: I64, live: I64, ne: int, shared: bool, multiple: int) -> int:
+    """What the open ends score (``score.ends``, :mod:`deckgen.engine.endcount`): their
+    count (a double across an end counts both halves, an end not yet live nothing, the
+    first double's two ends once) when it is a multiple of ``multiple``, else 0."""
+    total = 0
+    for e in range(ne):
+        if live[e] == 1:
+            total += 2 * ends[e] if double_at[e] == 1 else ends[e]
+    if shared:
+        total -= 2 * ends[0]
+    return total if total != 0 and total % multiple == 0 else 0
+
+
 @njit
 def play_rounds(
     cfg: I64,
@@ -193,12 +218,14 @@ def play_rounds(
     ``hands`` (rounds, players, hand size) and ``rest`` hold deck indices as
     :meth:`JitBoard.deal` gives them; ``start`` holds per round the starter, the tile
     they must lead (-1: free choice) and whether the start tile is turned up (the first
-    tile of ``rest``). A random bot's k-th decision of round ``g`` uses
-    ``numbers[g, k]`` when ``numbers`` has columns, else the next number of ``rng``.
+    tile of ``rest``, or of a lazy stock a uniform one). A random bot's k-th decision of
+    round ``g`` uses ``numbers[g, k]`` when ``numbers`` has columns, else the next number
+    of ``rng``.
     With ``C_LAZY`` the stock is shuffled (in place) as it is drawn, from ``rng``.
 
-    Per seat and number the tiles of the hand carrying it are counted, so a turn costs a
-    few steps per distinct open end; the distinct ends (the first of each number, or of
+    Per seat and number the tiles of the hand carrying it are one word of bits (bit
+    ``q``: the number's ``q``-th tile by deck index), so a turn costs a few steps per
+    distinct open end; the distinct ends (the first of each number, or of
     each kind with scoring in play) are found again only after a tile was laid.
     """
     n = cfg[C_N]
@@ -215,33 +242,36 @@ def play_rounds(
     hi = tab[T_HI]
     val = tab[T_VALUE]
     dbl = tab[T_DOUBLE]
-    use_stream = numbers.shape[1] > 0
     lazy = cfg[C_LAZY] == 1
+    given = numbers.shape[1] > 0
     size = rest.shape[1]
     h = hands.shape[2]
-    # the tiles carrying each number, by deck index (a double once)
+    # the tiles carrying each number, by deck index (a double once), and each tile's
+    # bit in the words of its low and its high number (0 for a double's second)
     carry = np.zeros((nv, nt), dtype=np.int64)
     ncarry = np.zeros(nv, dtype=np.int64)
+    bit_lo = np.zeros(nt, dtype=np.uint64)
+    bit_hi = np.zeros(nt, dtype=np.uint64)
+    carries = (1 << lo) | (1 << hi)
+    rule = (reserve, limit, lazy)
     for i in range(nt):
         a = lo[i]
         b = hi[i]
         carry[a, ncarry[a]] = i
+        bit_lo[i] = np.uint64(1) << np.uint64(ncarry[a])
         ncarry[a] += 1
         if b != a:
             carry[b, ncarry[b]] = i
+            bit_hi[i] = np.uint64(1) << np.uint64(ncarry[b])
             ncarry[b] += 1
     max_ends = 4 + 2 * nv
-    owner = np.full(nt, -1, dtype=np.int64)
-    """The seat holding each tile, or -1."""
-    cnt = np.zeros((n, nv), dtype=np.int64)
-    """Per seat and number: tiles of the hand carrying it."""
+    word = np.zeros((n, nv), dtype=np.uint64)
+    """Per seat and number: the tiles of the hand carrying it, as bits."""
     held = np.zeros(n, dtype=np.int64)
     hv = np.zeros(n, dtype=np.int64)
     ends = np.zeros(max_ends, dtype=np.int64)
     double_at = np.zeros(max_ends, dtype=np.int64)
     live = np.zeros(max_ends, dtype=np.int64)
-    first_end = np.full(nv, -1, dtype=np.int64)
-    """Per number: the first end showing it, or -1 (what a drawn tile must fit)."""
     first_kind = np.full(4 * nv, -1, dtype=np.int64)
     """With scoring in play: per kind of end (number, double at it, counts yet), its
     first end, or -1."""
@@ -254,24 +284,21 @@ def play_rounds(
     per = np.zeros(max_ends, dtype=np.int64)
     points = np.zeros(nsides, dtype=np.int64)
     for g in range(hands.shape[0]):
-        for i in range(nt):
-            owner[i] = -1
         for s in range(n):
             held[s] = h
             hv[s] = 0
             for v in range(nv):
-                cnt[s, v] = 0
+                word[s, v] = 0
             for q in range(h):
                 i = hands[g, s, q]
-                owner[i] = s
                 hv[s] += val[i]
-                cnt[s, lo[i]] += 1
-                if hi[i] != lo[i]:
-                    cnt[s, hi[i]] += 1
+                word[s, lo[i]] |= bit_lo[i]
+                word[s, hi[i]] |= bit_hi[i]
         for k in range(nsides):
             points[k] = 0
         seat = start[g, S_STARTER]
-        k_num = 0
+        used = 0  # decision numbers
+        stock = rest[g]
         spin_open = shape == 1
         turns = 0
         draws = 0
@@ -283,7 +310,15 @@ def play_rounds(
         top = 0
         # ------------------------------------------------ the start tile or the lead
         if start[g, S_TURNED] == 1:
-            tile = rest[g, 0]
+            if lazy:  # a uniform tile of the stock comes up (a double goes back)
+                while True:
+                    j = int(rng.random() * size)
+                    if cfg[C_SKIP] == 0 or dbl[stock[j]] == 0:
+                        break
+                tile = stock[j]
+                stock[j] = stock[0]
+                stock[0] = tile
+            tile = stock[0]
             top = 1
             lead_seat = -1
         else:
@@ -291,12 +326,11 @@ def play_rounds(
             tile = start[g, S_LEAD]
             lead_seat = seat
             if cfg[C_SEATS + seat] == 1:  # random: the k-th tile of the hand
-                u = numbers[g, k_num] if use_stream else rng.random()
-                k_num += 1
+                k = int((numbers[g, used] if given else rng.random()) * held[seat])
+                used += 1
                 if tile < 0:
-                    k = int(u * held[seat])
                     for i in range(nt):
-                        if owner[i] == seat:
+                        if word[seat, lo[i]] & bit_lo[i]:
                             if k == 0:
                                 tile = i
                                 break
@@ -304,17 +338,15 @@ def play_rounds(
             elif tile < 0:  # greedy: the first of the heaviest tiles
                 best = -1
                 for i in range(nt):
-                    if owner[i] == seat and val[i] > best:
+                    if word[seat, lo[i]] & bit_lo[i] and val[i] > best:
                         best = val[i]
                         tile = i
-            owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
-            cnt[seat, lo[tile]] -= 1
-            if hi[tile] != lo[tile]:
-                cnt[seat, hi[tile]] -= 1
+            word[seat, lo[tile]] ^= bit_lo[tile]
+            word[seat, hi[tile]] ^= bit_hi[tile]
             played = 1
-        across = dbl[tile] == 1 and (shape == 2 or spin_open)
+        across = (dbl[tile] == 1) & ((shape == 2) | spin_open)
         a = lo[tile]
         ends[0] = a
         ends[1] = a if across else hi[tile]
@@ -335,33 +367,36 @@ def play_rounds(
             spin_open = False
         if lead_seat >= 0:
             if multiple > 0:
-                total = 0
-                for e in range(ne):
-                    if live[e] == 1:
-                        total += 2 * ends[e] if double_at[e] == 1 else ends[e]
-                if shared:
-                    total -= 2 * ends[0]
-                if total != 0 and total % multiple == 0:
-                    points[cfg[C_SEATS + n + lead_seat]] += total
+                score = ends_score(ends, double_at, live, ne, shared, multiple)
+                points[cfg[C_SEATS + n + lead_seat]] += score
             if held[lead_seat] == 0:
                 end = 0
                 out_seat = lead_seat
             seat = seat + 1 if seat + 1 < n else 0
         # ------------------------------------------------ turns
         nd = 0
+        showing = 0
+        """The numbers the open ends show, as bits (what a drawn tile must fit)."""
         laid = True
         while end < 0:
             turns += 1
             if turns > MAX_TURNS:  # as the engine: a bug, never a hang
                 raise RuntimeError("a round ran past 100000 turns")
-            if laid:  # the distinct open ends, by their first end
-                for j in range(nd):
-                    first_end[shown[j]] = -1
+            if laid and ne == 2 and multiple == 0:  # the distinct open ends of a line
+                shown[0] = ends[0]
+                shown[1] = ends[1]
+                at[1] = 1
+                nd = 1 if ends[1] == ends[0] else 2
+                showing = (1 << ends[0]) | (1 << ends[1])
+                laid = False
+            elif laid:  # the distinct open ends, by their first end (first_kind is
+                for j in range(nd):  # clear: the line's branch above never fills it)
                     first_kind[kind[j]] = -1
                 nd = 0
+                showing = 0
                 for e in range(ne):  # without branches: the outcome is a coin toss
                     v = ends[e]
-                    first_end[v] = e if first_end[v] < 0 else first_end[v]
+                    showing |= 1 << v
                     # with scoring in play an end is distinct by its kind (endcount.kinds)
                     key = v * 4 + double_at[e] * 2 + live[e] if multiple > 0 else v
                     new = first_kind[key] < 0
@@ -373,44 +408,30 @@ def play_rounds(
                 laid = False
             moves = 0
             for j in range(nd):
-                c = cnt[seat, shown[j]]
+                c = popcount(word[seat, shown[j]])
                 per[j] = c
                 moves += c
             drew = 0
             drawn = -1
             if moves == 0:
                 if can_draw:
-                    reserve_end = False
-                    while True:
-                        if size - top <= reserve:  # checked first: end.reserve
-                            reserve_end = reserve > 0
-                            break
-                        if limit > 0 and drew == limit:
-                            break
-                        if lazy:  # shuffle on: a uniform tile of the stock left
-                            j = top + int(rng.random() * (size - top))
-                            i = rest[g, j]
-                            rest[g, j] = rest[g, top]
-                            rest[g, top] = i
-                        i = rest[g, top]
-                        top += 1
-                        owner[i] = seat
+                    drew, why = draw_tiles(rng, stock, top, size - top, rule, carries, showing)
+                    for q in range(top, top + drew):
+                        i = stock[q]
                         held[seat] += 1
                         hv[seat] += val[i]
-                        cnt[seat, lo[i]] += 1
-                        cnt[seat, hi[i]] += 1 if hi[i] != lo[i] else 0
-                        drew += 1
-                        if max(first_end[lo[i]], first_end[hi[i]]) >= 0:
-                            drawn = i
-                            break
+                        word[seat, lo[i]] |= bit_lo[i]
+                        word[seat, hi[i]] |= bit_hi[i]
+                    top += drew
                     draws += drew
-                    if reserve_end:
+                    if why == DREW_OUT and reserve > 0:  # end.reserve
                         end = 2
                         break
+                    drawn = stock[top - 1] if why == DREW_FIT else -1
                 if drawn < 0:
                     passes += 1
                     forced += 1
-                    if forced >= n and (not can_draw or (reserve == 0 and size == top)):
+                    if blocked(forced, n, can_draw, reserve, size - top):
                         end = 1
                         break
                     seat = seat + 1 if seat + 1 < n else 0
@@ -422,10 +443,9 @@ def play_rounds(
             tile = -1
             v = -1
             if cfg[C_SEATS + seat] == 1:
-                u = numbers[g, k_num] if use_stream else rng.random()
-                k_num += 1
-                may = 1 if drew > 0 and not must else 0
-                k = int(u * (moves + may))
+                may = int((drew > 0) & (not must))  # no branches: a coin toss
+                k = int((numbers[g, used] if given else rng.random()) * (moves + may))
+                used += 1
                 if k == moves:  # kept the drawn tile and passed
                     passes += 1
                     forced = 0
@@ -439,14 +459,7 @@ def play_rounds(
                     k = k if j >= 0 else k - c
                 v = shown[j]
                 e = at[j]
-                if drawn >= 0:
-                    tile = drawn
-                else:
-                    for q in range(ncarry[v]):
-                        i = carry[v, q]
-                        hit = owner[i] == seat
-                        tile = i if hit and k == 0 else tile
-                        k -= 1 if hit else 0
+                tile = drawn if drawn >= 0 else carry[v, kth(word[seat, v], k)]
             else:  # greedy: the first of the heaviest moves
                 best = -1
                 e = -1
@@ -461,22 +474,23 @@ def play_rounds(
                             v = w
                             e = at[j]
                         continue
-                    for q in range(ncarry[w]):
-                        i = carry[w, q]
-                        if owner[i] == seat and val[i] > best:
+                    x = word[seat, w]
+                    while x != 0:
+                        i = carry[w, lowest(x)]
+                        x &= x - np.uint64(1)
+                        if val[i] > best:
                             best = val[i]
                             tile = i
                             v = w
                             e = at[j]
             # ---------------------------------------------- lay the tile on end e (the
             # first of its kind); a double across keeps its end and opens two more
-            owner[tile] = -1
             held[seat] -= 1
             hv[seat] -= val[tile]
-            cnt[seat, lo[tile]] -= 1
-            cnt[seat, hi[tile]] -= 1 if hi[tile] != lo[tile] else 0
+            word[seat, lo[tile]] ^= bit_lo[tile]
+            word[seat, hi[tile]] ^= bit_hi[tile]
             ends[e] = lo[tile] + hi[tile] - v
-            across = dbl[tile] == 1 and (shape == 2 or spin_open)
+            across = (dbl[tile] == 1) & ((shape == 2) | spin_open)
             laid = True
             if across:
                 ends[ne] = v
@@ -495,14 +509,8 @@ def play_rounds(
             if across:
                 ne += 2
             if multiple > 0:
-                total = 0
-                for f in range(ne):
-                    if live[f] == 1:
-                        total += 2 * ends[f] if double_at[f] == 1 else ends[f]
-                if shared:
-                    total -= 2 * ends[0]
-                if total != 0 and total % multiple == 0:
-                    points[cfg[C_SEATS + n + seat]] += total
+                score = ends_score(ends, double_at, live, ne, shared, multiple)
+                points[cfg[C_SEATS + n + seat]] += score
             played += 1
             forced = 0
             if held[seat] == 0:
@@ -511,7 +519,6 @@ def play_rounds(
                 break
             seat = seat + 1 if seat + 1 < n else 0
         for j in range(nd):
-            first_end[shown[j]] = -1
             first_kind[kind[j]] = -1
         out[g, O_END] = end
         out[g, O_OUT] = out_seat
@@ -529,8 +536,9 @@ def play_rounds(
 @dataclass
 class LazyDeals(Deals):
     """Deals whose stock is shuffled only as it is drawn: ``rest`` holds the undealt
-    tiles in no particular order, and :meth:`JitBoard.play` draws each tile uniformly
-    from those left (moving it to the front: afterwards ``rest`` starts with the tiles in
+    tiles in no particular order, and :meth:`JitBoard.play` turns up and draws each tile
+    uniformly from those left (a turned-up double that goes back is never taken; moving
+    each to the front: afterwards ``rest`` starts with the tiles in
     the order they were drawn). Saves shuffling the tiles nobody draws."""
 
 
@@ -538,7 +546,7 @@ class JitBoard(FastLine):
     """Plays batches of rounds of one rules file and player count as machine code.
 
     Deals, starters and play are compiled; the end of a round is scored by
-    :meth:`FastLine.score` (numpy, over the whole batch), as the line engine scores.
+    :meth:`FastLine.score` (numpy, over the whole batch), as the numpy line engine scores.
     """
 
     def __init__(self, spec: RuleSpec, t: Tables) -> None:
@@ -549,9 +557,6 @@ class JitBoard(FastLine):
         self.is_double = np.array(t.is_double, dtype=bool)
         self.values = spec.dset.max_pip + 1
         self.nsides = len(t.sides)
-        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
-        for k, side in enumerate(t.sides):
-            self.side_matrix[list(side), k] = 1
         self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
         self.opening = p.opening
@@ -583,6 +588,7 @@ class JitBoard(FastLine):
         if op.no_double == "redeal" and op.first_starter != "seat":
             cfg[C_NEED] = cfg[C_FIRST]
         cfg[C_LEAD_DOUBLE] = 1 if op.lead == "starter_double" else 0
+        cfg[C_SKIP] = 1 if op.turned_up_doubles == "skip" else 0
         cfg[C_SEATS + n : C_SEATS + 2 * n] = self.side_of
         self.cfg = cfg
         self.tab = np.array([t.lo, t.hi, t.value, t.is_double], dtype=np.int64)
@@ -601,11 +607,10 @@ class JitBoard(FastLine):
         hands = np.zeros((count, self.n, h), dtype=np.int64)
         rest = np.zeros((count, self.ntiles - self.n * h), dtype=np.int64)
         redeals = np.zeros(count, dtype=np.int64)
-        lazy = self.opening.lead != "turned_up"  # a turned-up tile is taken before play
         cfg = self.cfg.copy()
-        cfg[C_LAZY] = 1 if lazy else 0
+        cfg[C_LAZY] = 1
         deal_rounds(rng, cfg, self.tab, first_rule.astype(bool), hands, rest, redeals)
-        return LazyDeals(hands, rest, redeals) if lazy else Deals(hands, rest, redeals)
+        return LazyDeals(hands, rest, redeals)
 
     def hands_of(self, given: Replay) -> Hands:
         """The kernel's dealt hands as deck indices (rounds, players, hand size)."""
@@ -645,7 +650,8 @@ class JitBoard(FastLine):
             turned = ~np.asarray(lead_any, dtype=bool)
             start[:, S_TURNED] = turned
             skip = self.opening.turned_up_doubles == "skip"
-            if skip and turned.any() and not isinstance(rng, RoundStreams):
+            put_back = not isinstance(rng, RoundStreams) and not isinstance(deals, LazyDeals)
+            if skip and turned.any() and put_back:
                 idx = np.nonzero(turned)[0]
                 rest = rest.copy()
                 rest[idx] = put_back_doubles(rest[idx], self.is_double, rng)
@@ -670,10 +676,10 @@ class JitBoard(FastLine):
         hv = out[:, O_HANDS : O_HANDS + n].copy()
         winners, points = self.score(end, out_seat, hv)
         during = out[:, O_HANDS + n :]
-        clauses = np.where((during != 0).any(axis=1), clause_bit("score.ends"), 0)
+        clauses = np.where(rowwise(np.logical_or, during != 0), clause_bit("score.ends"), 0)
         m = self.round_to
         if m is not None:
-            rounded = (points != 0).any(axis=1)  # the engine rounds only points scored
+            rounded = rowwise(np.logical_or, points != 0)  # the engine rounds only points scored
             clauses |= np.where(rounded, clause_bit("score.rounding"), 0)
             points = (points + m // 2) // m * m
         points = points + during

@@ -29,7 +29,9 @@ step for step:
 - a train's double: the same seat moves again to satisfy it; passing opens the seat's
   train, playing on it closes it; Chicken Foot: six arms on the centre double, three toes
   on every later double, each laid before play goes on elsewhere;
-- scoring ``penalty`` (every side loses its own pips, ``out_bonus`` to the side out).
+- scoring ``penalty`` (every side loses its own pips, ``out_bonus`` to the side out) by
+  the numpy scoring every fast engine shares
+  (:func:`~deckgen.engine.backends.numpy_line.score_rounds`).
 
 Given the kernel's deals and one array of decision numbers per round, it gives the
 kernel's round results exactly (``tests/engine/test_conformance.py``);
@@ -43,9 +45,21 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from deckgen.engine.backends.deal import kth, lowest, popcount, shuffle_front
-from deckgen.engine.backends.jit import njit
+from deckgen.engine.backends.deal import (
+    DREW_FIT,
+    DREW_LIMIT,
+    DREW_OUT,
+    blocked,
+    draw_tiles,
+    kth,
+    lowest,
+    popcount,
+    shuffle_front,
+)
+from deckgen.engine.backends.jit import leaf, njit
+from deckgen.engine.backends.numpy_line import score_rounds
 from deckgen.engine.backends.rounds import Rounds, clause_bit
+from deckgen.engine.state import MAX_TURNS
 from deckgen.engine.tables import Tables
 from deckgen.rulespec import RuleSpec
 from deckgen.tiles import Tile
@@ -59,8 +73,7 @@ CENTRE_ARMS = 6
 TOES = 3
 
 # cfg slots
-C_N, C_T, C_V, C_HAND, C_SHAPE, C_RESERVE, C_LIMIT, C_DRAW, C_BONUS, C_SIDES = range(10)
-C_LATER, C_SIZE = 10, 11
+C_N, C_T, C_V, C_HAND, C_SHAPE, C_RESERVE, C_LIMIT, C_DRAW, C_LATER, C_SIZE = range(10)
 # res columns
 R_END, R_OUT, R_STARTER, R_TURNS, R_DRAWS, R_PASSES, R_PLAYED, R_ERROR = range(8)
 R_SATISFIED, R_FEET = 8, 9  # tiles laid on a double to satisfy it; arms and toes started
@@ -77,9 +90,10 @@ class Rules(NamedTuple):
     """(values, 2): the tiles carrying each value, as two 64-bit words."""
     bits: NDArray[np.uint64]
     """(tiles, 2): each tile's bit as two 64-bit words (one of them 0)."""
+    carries: NDArray[np.int64]
+    """(tiles,): each tile's two values as bits."""
     doubles: NDArray[np.int64]
     """(values,): deck index of the double ``v-v``."""
-    side_of: NDArray[np.int64]
     greedy: NDArray[np.int64]
     """(players,): 1 where the seat's bot is ``greedy``."""
     cfg: NDArray[np.int64]
@@ -102,16 +116,14 @@ class Given(NamedTuple):
 
 
 class Out(NamedTuple):
-    """Per round: ``res`` (rounds, 8) end, out seat, starter, turns, draws, passes,
-    played, error; hand values (rounds, players); points and winners (rounds, sides)."""
+    """Per round: ``res`` (rounds, ``R_COLS``) end, out seat, starter, turns, draws,
+    passes, played, error and the clauses' counts; hand values (rounds, players)."""
 
     res: NDArray[np.int64]
     hv: NDArray[np.int64]
-    points: NDArray[np.int64]
-    winners: NDArray[np.bool_]
 
 
-@njit
+@leaf
 def _deal(
     cfg: NDArray[np.int64],
     bits: NDArray[np.uint64],
@@ -130,7 +142,7 @@ def _deal(
     dealt = n * cfg[C_HAND]
     for i in range(nt):
         pool[i] = i
-    shuffle_front(rng, pool, min(dealt, nt - 1) if lazy else nt - 1, 1)
+    shuffle_front(rng, pool, min(dealt, nt - 1) if lazy else nt - 1)
     for s in range(n):
         w0 = np.uint64(0)
         w1 = np.uint64(0)
@@ -144,31 +156,21 @@ def _deal(
     return int(nt - dealt)
 
 
-@njit
+@leaf
 def _station(
-    cfg: NDArray[np.int64],
-    bits: NDArray[np.uint64],
-    d: int,
-    hands: NDArray[np.uint64],
-    stk: NDArray[np.int64],
-    m: int,
-    lazy: bool,
-    rng: Any,
-) -> tuple[int, int]:
+    bits: NDArray[np.uint64], carries: NDArray[np.int64], d: int, hands: NDArray[np.uint64],
+    stk: NDArray[np.int64], m: int, lazy: bool, rng: Any,
+) -> tuple[int, int]:  # fmt: skip
     """:func:`deckgen.engine.trains.take_station`: return (stock start, stock size) after
-    the round's double ``d`` went to the middle."""
+    the round's double ``d`` went to the middle (a player dealt it draws one tile)."""
     wd = d >> 6
     b = bits[d, wd]
-    for s in range(cfg[C_N]):
+    for s in range(hands.shape[0]):
         if hands[s, wd] & b:
             hands[s, wd] ^= b
             if m > 0:
+                draw_tiles(rng, stk, 0, m, (0, 1, lazy), carries, 0)
                 i = stk[0]
-                if lazy:
-                    j = int(rng.random() * m)
-                    i = stk[j]
-                    stk[j] = stk[0]
-                    stk[0] = i
                 hands[s, 0] |= bits[i, 0]
                 hands[s, 1] |= bits[i, 1]
                 return 1, m - 1
@@ -186,7 +188,7 @@ def _station(
     return 0, m - 1
 
 
-@njit
+@leaf
 def _someone_plays(
     hands: NDArray[np.uint64],
     suits: NDArray[np.uint64],
@@ -219,12 +221,13 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     reserve = cfg[C_RESERVE]
     limit = cfg[C_LIMIT]
     can_draw = cfg[C_DRAW] != 0
-    bonus = cfg[C_BONUS]
     tiles = r.tiles
     suits = r.suits
     bits = r.bits
+    carries = r.carries
     g = given.round_no.shape[0]
     deal_inside = given.hands.shape[0] == 0
+    rule = (reserve, limit, deal_inside)
     streams = given.numbers.shape[0] > 0
     nk = given.numbers.shape[1] if streams else 0
     pool = np.zeros(nt, dtype=np.int64)
@@ -244,9 +247,6 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
     given_rest = given.rest
     res = out.res
     hvs = out.hv
-    points = out.points
-    winners = out.winners
-    side_of = r.side_of
     errors = 0
     for gi in range(g):
         # ---------------------------------------------------------------- the deal
@@ -262,7 +262,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 m += 1
         nv = cfg[C_V]
         sv = nv - 1 - (round_nos[gi] - 1) % nv
-        top, left = _station(cfg, bits, doubles[sv], hands, stk, m, deal_inside, rng)
+        top, left = _station(bits, carries, doubles[sv], hands, stk, m, deal_inside, rng)
         # ---------------------------------------------------------------- the layout
         opened = 0
         if shape == 0:
@@ -288,7 +288,7 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
             # ------------------------------------------------------------ a turn begins
             turns += 1
             drew_now = 0
-            if turns > 100_000:
+            if turns > MAX_TURNS:
                 err = 2
                 end = 1
                 break
@@ -330,55 +330,36 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 l0 |= x0
                 l1 |= x1
             if l0 == 0 and l1 == 0:
-                f0 = np.uint64(0)
-                f1 = np.uint64(0)
-                for a in range(na):
-                    v = ends[allowed[a]]
-                    f0 |= suits[v, 0]
-                    f1 |= suits[v, 1]
-                if can_draw:
-                    drawn = 0
-                    stop = 0
-                    while True:
-                        if left <= reserve:
-                            if reserve > 0:
-                                stop = 1
-                            break
-                        if limit > 0 and drawn == limit:
-                            limits += 1  # play.draw_limit
-                            break
-                        i = stk[top]
-                        if deal_inside:  # the stock is unshuffled: a uniform pick
-                            j = top + int(rng.random() * left)
-                            i = stk[j]
-                            stk[j] = stk[top]
-                            stk[top] = i
-                        top += 1
-                        left -= 1
-                        drawn += 1
-                        b0 = bits[i, 0]
-                        b1 = bits[i, 1]
-                        hands[seat, 0] |= b0
-                        hands[seat, 1] |= b1
-                        if (f0 & b0) | (f1 & b1):
-                            l0 = b0
-                            l1 = b1
-                            for a in range(na):  # only the drawn tile may be laid
-                                v = ends[allowed[a]]
-                                mk[a, 0] = suits[v, 0] & b0
-                                mk[a, 1] = suits[v, 1] & b1
-                            break
+                if can_draw:  # the stock is unshuffled when dealt inside: lazy
+                    fits = 0
+                    for a in range(na):
+                        fits |= 1 << ends[allowed[a]]
+                    drawn, why = draw_tiles(rng, stk, top, left, rule, carries, fits)
+                    for q in range(top, top + drawn):
+                        hands[seat, 0] |= bits[stk[q], 0]
+                        hands[seat, 1] |= bits[stk[q], 1]
+                    top += drawn
+                    left -= drawn
                     draws += drawn
                     drew_now = drawn
-                    if stop:
+                    limits += 1 if why == DREW_LIMIT else 0  # play.draw_limit
+                    if why == DREW_OUT and reserve > 0:
                         end = 2
                         break
+                    if why == DREW_FIT:
+                        i = stk[top - 1]
+                        l0 = bits[i, 0]
+                        l1 = bits[i, 1]
+                        for a in range(na):  # only the drawn tile may be laid
+                            v = ends[allowed[a]]
+                            mk[a, 0] = suits[v, 0] & l0
+                            mk[a, 1] = suits[v, 1] & l1
                 if l0 == 0 and l1 == 0:
                     passes += 1
                     forced += 1
                     if shape == 0:
                         opened |= 1 << seat
-                    stuck = forced >= n and (not can_draw or (reserve == 0 and left == 0))
+                    stuck = blocked(forced, n, can_draw, reserve, left)
                     if stuck and shape == 0:  # end.blocked only when nobody can play:
                         stuck = not _someone_plays(hands, suits, ends, n, opened, pending)
                     if stuck:  # (a pass opens a train)
@@ -489,10 +470,6 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
         res[gi, R_LIMIT] = limits
         if err:
             errors += 1
-        ns = cfg[C_SIDES]
-        for q in range(ns):
-            points[gi, q] = 0
-            winners[gi, q] = False
         for s in range(n):
             hv = 0
             x = hands[s, 0]
@@ -504,11 +481,6 @@ def play_batch(r: Rules, given: Given, out: Out, rng: Any) -> int:
                 hv += tiles[64 + lowest(x), 2]
                 x &= x - np.uint64(1)
             hvs[gi, s] = hv
-            points[gi, side_of[s]] -= hv
-        if end == 0:
-            w = side_of[out_seat]
-            points[gi, w] += bonus
-            winners[gi, w] = True
     return errors
 
 
@@ -544,15 +516,13 @@ class JitTrains:
         cfg[C_RESERVE] = t.reserve
         cfg[C_LIMIT] = t.draw_limit
         cfg[C_DRAW] = int(t.draw != "none")
-        cfg[C_BONUS] = p.scoring.out_bonus
-        cfg[C_SIDES] = self.nsides
         cfg[C_LATER] = int(p.opening.later_starter == "next_seat")
         self._base = Rules(
             tiles,
             suits,
             bits,
+            (1 << tiles[:, 0]) | (1 << tiles[:, 1]),
             np.array([dset.index(Tile(v, v)) for v in dset.values], dtype=np.int64),
-            self.side_of,
             np.zeros(n, dtype=np.int64),
             cfg,
         )
@@ -566,16 +536,15 @@ class JitTrains:
         """Play the rounds ``given`` describes (``fn``: :func:`play_batch` or its Python
         source) and return their results."""
         g = given.round_no.shape[0]
-        out = Out(
-            np.zeros((g, R_COLS), dtype=np.int64),
-            np.zeros((g, self.n), dtype=np.int64),
-            np.zeros((g, self.nsides), dtype=np.int64),
-            np.zeros((g, self.nsides), dtype=np.bool_),
-        )
+        out = Out(np.zeros((g, R_COLS), dtype=np.int64), np.zeros((g, self.n), dtype=np.int64))
         errors = (fn or play_batch)(self.rules(kinds), given, out, rng)
         if errors:
             raise RuntimeError(f"{errors} rounds ran out of decision numbers or turns")
         res = out.res
+        sc = self.spec.params.scoring
+        winners, points = score_rounds(
+            sc, self.side_of, self.nsides, res[:, R_END], res[:, R_OUT], out.hv
+        )
         clauses = np.zeros(g, dtype=np.int64)
         clauses |= np.where(res[:, R_SATISFIED] > 0, clause_bit("play.satisfy_double"), 0)
         clauses |= np.where(res[:, R_FEET] > 0, clause_bit("play.chicken_foot"), 0)
@@ -594,8 +563,8 @@ class JitTrains:
             res[:, R_PASSES].copy(),
             res[:, R_PLAYED].copy(),
             out.hv,
-            out.points,
-            out.winners,
+            points,
+            winners,
             np.zeros(g, dtype=np.int64),
             clauses,
         )

@@ -4,8 +4,8 @@ It stays for two uses: a small rules check of a line game (it starts at once, wh
 numba's start costs about half a second in every worker process: the registry takes it
 below :data:`~deckgen.engine.backends.registry.JIT_MIN_ROUNDS` rounds per worker), and
 line games where numba is missing (a Python that numba does not support yet, or
-``DECKGEN_NO_JIT=1``). Its numpy scoring (:meth:`FastLine.score`) is also the compiled
-board engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.
+``DECKGEN_NO_JIT=1``). Its end-of-round scoring (:func:`score_rounds`) is every fast
+engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.
 
 Takes the engine's compiled :class:`~deckgen.engine.tables.Tables` of a rules file that
 the registry gives it, with a line board and at most 64 tiles, deals as arrays, and the
@@ -26,7 +26,7 @@ gaps; this path only counts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckgen.engine.backends.rounds import (
     Deals,
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from deckgen.engine.backends.arrays import Flags, Hands, Ints, Masks, MaskType
     from deckgen.engine.backends.matches import Matches
     from deckgen.engine.backends.protocol import Replay
+    from deckgen.rulespec.model import Scoring
 
 
 class FastLine:
@@ -91,7 +92,7 @@ class FastLine:
 
         self.spec = spec
         self.t = t
-        n = self.n = t.players
+        self.n = t.players
         self.ntiles = len(t.tiles)
         self.dtype: MaskType = np.uint32 if self.ntiles <= 32 else np.uint64
         self.bit: Masks = np.array([1 << i for i in range(self.ntiles)], dtype=self.dtype)
@@ -104,12 +105,7 @@ class FastLine:
         self.value_masks = [
             self.dtype(sum(1 << i for i in range(self.ntiles) if t.value[i] == v)) for v in levels
         ]
-        sides = t.sides
-        self.nsides = len(sides)
-        self.side_matrix = np.zeros((n, self.nsides), dtype=np.int64)
-        for k, side in enumerate(sides):
-            for s in side:
-                self.side_matrix[s, k] = 1
+        self.nsides = len(t.sides)
         self.side_of = np.array(t.side_of, dtype=np.int64)
         p = spec.params
         self.opening = p.opening
@@ -524,52 +520,70 @@ class FastLine:
 
     # ------------------------------------------------------------------ scoring
     def score(self, end: Ints, out_seat: Ints, hv: Ints) -> tuple[Flags, Ints]:
-        """(winners (rounds, sides) bool, points (rounds, sides)) as the engine scores."""
-        import numpy as np
+        """(winners (rounds, sides) bool, points (rounds, sides)): :func:`score_rounds`."""
+        return score_rounds(self.scoring, self.side_of, self.nsides, end, out_seat, hv)
 
-        sc = self.scoring
-        g = end.shape[0]
-        ns = self.nsides
-        sv = hv @ self.side_matrix
-        total = sv.sum(axis=1)
-        pts = np.zeros((g, ns), dtype=np.int64)
-        win = np.zeros((g, ns), dtype=bool)
-        out = end == 0
-        rows = np.nonzero(out)[0]
-        w = self.side_of[out_seat[rows]]
-        win[rows, w] = True
 
-        def bands(x: Ints) -> Ints:
-            return x if sc.bands is None else x // sc.bands + 1
+def rowwise(op: Any, x: Ints) -> Ints:
+    """``op`` (a numpy ufunc) reduced over the few columns of ``x``, one column at a
+    time: numpy's own reduction along a short axis costs about 10 ns a row."""
+    out = x[:, 0].copy()
+    for k in range(1, x.shape[1]):
+        op(out, x[:, k], out=out)
+    return out
 
-        if sc.method == "penalty":
-            pts = -sv
-            pts[rows, w] += sc.out_bonus
-            return win, pts
-        if sc.method == "winner_takes":
-            if sc.out_points == "all":
-                raw = total[rows] - hv[rows, out_seat[rows]]
-            else:
-                raw = total[rows] - sv[rows, w]
-            pts[rows, w] = bands(raw)
-        else:
-            pts[rows, w] = total[rows] - ns * sv[rows, w]
-        blk = np.nonzero(~out)[0]
-        if blk.size:
-            bsv = sv[blk]
-            low = bsv.min(axis=1)
-            lows = bsv == low[:, None]
-            nlow = lows.sum(axis=1)
-            if sc.tie != "all_lowest_score":  # nobody_scores, and the fallback
-                lows &= (nlow == 1)[:, None]
-            win[blk] = lows
-            if sc.method == "winner_takes":
-                if sc.blocked_points == "all":
-                    raw = np.broadcast_to(total[blk][:, None], lows.shape)
-                else:
-                    raw = (total[blk] - (bsv * lows).sum(axis=1))[:, None]
-                pts[blk] = np.where(lows, bands(raw), 0)
-            else:
-                diff = (bsv - low[:, None]).sum(axis=1)
-                pts[blk] = np.where(lows, diff[:, None], 0)
+
+def score_rounds(
+    sc: Scoring, side_of: Ints, ns: int, end: Ints, out_seat: Ints, hv: Ints
+) -> tuple[Flags, Ints]:
+    """(winners (rounds, sides) bool, points (rounds, sides)) of rounds that ended so
+    (``end`` 0: ``out_seat`` went out) with the hand values ``hv`` (rounds, seats), as
+    the engine scores them (:mod:`deckgen.engine.scoring`): the end-of-round scoring of
+    every fast engine (``side_of``: each seat's side of ``ns``)."""
+    import numpy as np
+
+    g = end.shape[0]
+    sv = np.zeros((g, ns), dtype=np.int64)
+    for seat, side in enumerate(side_of.tolist()):
+        sv[:, side] += hv[:, seat]
+    total = rowwise(np.add, sv)
+    pts = np.zeros((g, ns), dtype=np.int64)
+    win = np.zeros((g, ns), dtype=bool)
+    out = end == 0
+    rows = np.nonzero(out)[0]
+    w = side_of[out_seat[rows]]
+    win[rows, w] = True
+
+    def bands(x: Ints) -> Ints:
+        return x if sc.bands is None else x // sc.bands + 1
+
+    if sc.method == "penalty":
+        pts = -sv
+        pts[rows, w] += sc.out_bonus
         return win, pts
+    if sc.method == "winner_takes":
+        if sc.out_points == "all":
+            raw = total[rows] - hv[rows, out_seat[rows]]
+        else:
+            raw = total[rows] - sv[rows, w]
+        pts[rows, w] = bands(raw)
+    else:
+        pts[rows, w] = total[rows] - ns * sv[rows, w]
+    blk = np.nonzero(~out)[0]
+    if blk.size:
+        bsv = sv[blk]
+        low = rowwise(np.minimum, bsv)
+        lows = bsv == low[:, None]
+        if sc.tie != "all_lowest_score":  # nobody_scores, and the fallback
+            lows &= (rowwise(np.add, lows.astype(np.int64)) == 1)[:, None]
+        win[blk] = lows
+        if sc.method == "winner_takes":
+            if sc.blocked_points == "all":
+                raw = np.broadcast_to(total[blk][:, None], lows.shape)
+            else:
+                raw = (total[blk] - rowwise(np.add, bsv * lows))[:, None]
+            pts[blk] = np.where(lows, bands(raw), 0)
+        else:
+            diff = total[blk] - ns * low
+            pts[blk] = np.where(lows, diff[:, None], 0)
+    return win, pts

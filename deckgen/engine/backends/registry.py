@@ -32,11 +32,11 @@ Why = Callable[["RuleSpec", "Tables", tuple[str, ...]], "str | None"]
 TRAINS = ("trains", "chicken_foot")
 """The layouts with owned arms (only the compiled trains engine plays them)."""
 
-JIT_MIN_ROUNDS = 30_000
-"""Fast rounds per worker process from which a compiled engine pays for its start on a
-line game of at most 64 tiles: the check loads numba's machine code once, before its
-workers fork (about 0.4 s), while numpy plays some 35,000 (a game with drawing) to
-75,000 rounds a second per core."""
+JIT_MIN_ROUNDS = 100_000
+"""Fast rounds per worker process from which the compiled board engine pays for its
+start on a line game of at most 64 tiles: numpy plays some 150,000 to 300,000 rounds a
+second per core (whole matches, counted), the compiled engine over 1,000,000, and the
+check loads numba's machine code once, before its workers fork (about 0.4 s)."""
 
 
 def _batch(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
@@ -70,14 +70,6 @@ def _numpy_line(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
     if t.ends_multiple or t.scoring.round_to is not None:
         return "points during play or rounded points (the compiled board engine)"
     return _batch(spec, t, bots)
-
-
-def _jit_line(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
-    if t.shape != "line" or t.players > 16 or len(t.tiles) > 128:
-        return "not a line of at most 128 tiles and 16 players"
-    if t.ends_multiple or t.scoring.round_to is not None:
-        return "points during play or rounded points (the compiled board engine)"
-    return _numba() or _batch(spec, t, bots)
 
 
 def _jit_board(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
@@ -144,11 +136,13 @@ class Backend:
 ENGINES: tuple[Backend, ...] = (
     Backend("compiled trains", "jit_trains", "JitTrains", _jit_trains),
     Backend("numpy line", "numpy_line", "FastLine", _numpy_line, fewer_than=JIT_MIN_ROUNDS),
-    Backend("compiled line", "jit_line", "JitLine", _jit_line),
     Backend("compiled board", "jit_board", "JitBoard", _jit_board),
     Backend("lean", "lean_replay", "LeanReplay", _lean, batch=False),
 )
-"""Every fast engine, in order of preference."""
+"""Every fast engine, in order of preference: trains and feet compiled; a line of at
+most 64 tiles on numpy below :data:`JIT_MIN_ROUNDS` rounds per worker (or without
+numba); every other line and board on the one compiled board engine; the lean loop
+replays the kernel's own rounds."""
 
 
 def backend(name: str) -> Backend:
