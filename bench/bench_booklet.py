@@ -65,24 +65,32 @@ ANCHOR = textwrap.dedent(
 )
 
 
-def _run(code: str, *args: str) -> dict[str, float]:
-    """Best of RUNS fresh interpreters: wall seconds and CPU seconds (user + system of
-    the child and its children, which a busy machine disturbs less than wall time)."""
+def _once(code: str, *args: str) -> dict[str, float]:
+    """One fresh interpreter: wall seconds and CPU seconds (user + system of the child
+    and its children, which a busy machine disturbs less than wall time)."""
     import resource
 
-    best: dict[str, float] | None = None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return result
+
+
+def _best(runs: list[tuple[str, tuple[str, ...]]]) -> list[dict[str, float]]:
+    """Best of RUNS for each of ``runs`` (code, args), taken in turn (one of each, then
+    again), so that a change in the machine's load falls on all of them alike."""
+    best: list[dict[str, float] | None] = [None] * len(runs)
     for _ in range(RUNS):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.run(
-            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
-        )
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = json.loads(proc.stdout.strip().splitlines()[-1])
-        result["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        if best is None or result["seconds"] < best["seconds"]:
-            best = result
-    assert best is not None
-    return best
+        for i, (code, args) in enumerate(runs):
+            got = _once(code, *args)
+            now = best[i]
+            if now is None or got["seconds"] < now["seconds"]:
+                best[i] = got
+    return [b for b in best if b is not None]
 
 
 def _anchor_inputs(tmp: Path) -> tuple[Path, Path, Path]:
@@ -130,10 +138,14 @@ def _anchor_inputs(tmp: Path) -> tuple[Path, Path, Path]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        ours = _run(OURS, str(tmp / "ours"), "de")
-        both = _run(OURS, str(tmp / "both"), "de,en")
         html, names, pictures = _anchor_inputs(tmp)
-        anchor = _run(ANCHOR, str(html), str(names), str(pictures))
+        ours, both, anchor = _best(
+            [
+                (OURS, (str(tmp / "ours"), "de")),
+                (OURS, (str(tmp / "both"), "de,en")),
+                (ANCHOR, (str(html), str(names), str(pictures))),
+            ]
+        )
     for label, r in (("deckgen", ours), ("deckgen de+en", both), ("anchor", anchor)):
         print(
             f"{label:17s} {r['seconds']:6.2f} s wall {r['cpu']:6.2f} s CPU (whole process)  "
