@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from deckgen.engine.backends.jit import HAVE_JIT
-from deckgen.engine.backends.registry import ENGINES, JIT_MIN_ROUNDS, choose, unsupported
+from deckgen.engine.backends.registry import (
+    ENGINES,
+    JIT_MIN_ROUNDS,
+    JIT_MIN_ROUNDS_DRAWING,
+    choose,
+    unsupported,
+)
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck import fastmatch
 from deckgen.rulecheck.check import CheckOptions, run_check
@@ -39,6 +45,16 @@ def test_the_compiled_engines_take_large_runs_and_what_numpy_cannot_play() -> No
     assert _chosen("mexican-train", 4, 10) == "compiled trains"
     assert _chosen("chicken-foot", 3, 10) == "compiled trains"
     assert _chosen("all-fives", 4, 10 * JIT_MIN_ROUNDS) == "compiled board"
+
+
+@needs_jit
+def test_a_game_drawing_until_a_tile_fits_goes_compiled_sooner() -> None:
+    # numpy steps through every draw of every round: compiled from fewer rounds
+    assert _chosen("draw-classic", 2, JIT_MIN_ROUNDS_DRAWING) == "compiled board"
+    assert _chosen("draw-classic", 2, JIT_MIN_ROUNDS_DRAWING - 1) == "numpy line"
+    # card-domino draws a few at most: numpy keeps it up to the general limit
+    assert _chosen("card-domino", 2, JIT_MIN_ROUNDS_DRAWING) == "numpy line"
+    assert _chosen("card-domino", 2, JIT_MIN_ROUNDS) == "compiled board"
 
 
 def test_no_engine_plays_smart_bots_and_says_why() -> None:

@@ -1,8 +1,8 @@
 """The numpy line engine: many rounds of a line-board rules file played at once.
 
 It stays for two uses: a small rules check of a line game (it starts at once, where
-numba's start costs about half a second in every worker process: the registry takes it
-below :data:`~deckgen.engine.backends.registry.JIT_MIN_ROUNDS` rounds per worker), and
+numba's start costs about 0.4 s: the registry takes it below
+:func:`~deckgen.engine.backends.registry.numpy_limit` rounds per worker), and
 line games where numba is missing (a Python that numba does not support yet, or
 ``DECKGEN_NO_JIT=1``). Its end-of-round scoring (:func:`score_rounds`) is every fast
 engine's, and its ``replay`` and ``play_matches`` are every single-round engine's.

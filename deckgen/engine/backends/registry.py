@@ -36,7 +36,16 @@ JIT_MIN_ROUNDS = 100_000
 """Fast rounds per worker process from which the compiled board engine pays for its
 start on a line game of at most 64 tiles: numpy plays some 150,000 to 300,000 rounds a
 second per core (whole matches, counted), the compiled engine over 1,000,000, and the
-check loads numba's machine code once, before its workers fork (about 0.4 s)."""
+check loads numba's machine code once, before its workers fork (about 0.4 s) ..."""
+JIT_MIN_ROUNDS_DRAWING = 30_000
+"""... and from this many where a player draws until a tile fits: numpy steps through
+every draw of every round side by side (a 30,000-round check of draw-classic: 1.1 s
+compiled, 1.2 s numpy; of card-domino, which draws at most a few, 1.3 s and 0.7 s)."""
+
+
+def numpy_limit(t: Tables) -> int:
+    """Rounds per worker from which the compiled engine is chosen over numpy's."""
+    return JIT_MIN_ROUNDS_DRAWING if t.draw == "until_playable" else JIT_MIN_ROUNDS
 
 
 def _batch(spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
@@ -119,9 +128,9 @@ class Backend:
     """It plays whole matches (:class:`~deckgen.engine.backends.protocol.BatchEngine`);
     else it only replays the kernel's rounds (the lean loop, which the kernel's
     :meth:`~deckgen.engine.core.Engine.play_round` calls itself)."""
-    fewer_than: int = 0
-    """Chosen only below this many rounds per worker where numba runs (0: always): an
-    engine that starts at once, for runs too small to pay for numba's start."""
+    fewer_than: Callable[[Tables], int] | None = None
+    """Chosen only below this many rounds per worker where numba runs (None: always):
+    an engine that starts at once, for runs too small to pay for numba's start."""
 
     def supports(self, spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
         """Why this engine cannot play ``spec`` with ``bots`` (None: it can)."""
@@ -135,12 +144,12 @@ class Backend:
 
 ENGINES: tuple[Backend, ...] = (
     Backend("compiled trains", "jit_trains", "JitTrains", _jit_trains),
-    Backend("numpy line", "numpy_line", "FastLine", _numpy_line, fewer_than=JIT_MIN_ROUNDS),
+    Backend("numpy line", "numpy_line", "FastLine", _numpy_line, fewer_than=numpy_limit),
     Backend("compiled board", "jit_board", "JitBoard", _jit_board),
     Backend("lean", "lean_replay", "LeanReplay", _lean, batch=False),
 )
 """Every fast engine, in order of preference: trains and feet compiled; a line of at
-most 64 tiles on numpy below :data:`JIT_MIN_ROUNDS` rounds per worker (or without
+most 64 tiles on numpy below :func:`numpy_limit` rounds per worker (or without
 numba); every other line and board on the one compiled board engine; the lean loop
 replays the kernel's own rounds."""
 
@@ -162,7 +171,7 @@ def choose(
     for b in ENGINES:
         if not b.batch or b.supports(spec, t, bots) is not None:
             continue
-        if b.fewer_than and HAVE_JIT and rounds_per_worker >= b.fewer_than:
+        if b.fewer_than and HAVE_JIT and rounds_per_worker >= b.fewer_than(t):
             continue
         return b
     return None
