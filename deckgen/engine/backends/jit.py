@@ -3,10 +3,11 @@
 The compiled engines (``deckgen.engine.backends.jit_*``) are written once, in
 the subset of Python that numba compiles, and decorated with :func:`njit` from here.
 When numba is installed and not switched off, they run as machine code (compiled on
-first use, cached on disk beside their source); otherwise ``HAVE_JIT`` is False and the
-check falls back to the numpy line engine (:mod:`deckgen.engine.backends.numpy_line`)
-or the kernel. Both paths are proved equal to the
-kernel round for round (``tests/engine/test_conformance.py``).
+first use, cached on disk in ``__pycache__/engines-<key>`` beside their source, the key
+naming every engine module's content: :func:`cache_folder`); otherwise ``HAVE_JIT`` is
+False and the check falls back to the numpy line engine
+(:mod:`deckgen.engine.backends.numpy_line`) or the kernel. Both paths are proved equal
+to the kernel round for round (``tests/engine/test_conformance.py``).
 
 ``DECKGEN_NO_JIT=1`` switches the compiled paths off (to measure or test the fallback).
 
@@ -16,9 +17,12 @@ install does it, so a new user's first check is as fast as the second).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +36,56 @@ Found without importing numba (about a quarter of a second, plus its compiler's 
 on the first call): a process that never plays a compiled batch never pays for it."""
 
 
+def engines_key(folder: Path | None = None) -> str:
+    """The SHA-256 (16 hex digits) of every module of the compiled engines' folder: a
+    change to any of them, a shared helper included, gives another key."""
+    folder = folder or Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_folder() -> Path | None:
+    """Where numba keeps the engines' machine code: ``__pycache__/engines-<key>`` beside
+    the engines (else, when that cannot be written, the user's cache folder). numba
+    checks only a compiled function's own file before reusing its code; a caller of a
+    changed helper in another module (``deal.py``) would run the old helper. A folder
+    per :func:`engines_key` compiles everything again after any change. None: no folder
+    can be written (numba's own choice stands)."""
+    from deckgen.usercache import cache_dir
+
+    key = f"engines-{engines_key()}"
+    here = Path(__file__).resolve().parent
+    for base in (here / "__pycache__", cache_dir() / "numba"):
+        folder = base / key
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError:
+            continue
+        return folder
+    return None
+
+
+_numba_ready: list[Any] = []
+
+
+def _numba() -> Any:
+    """numba, imported once, its cache pointed at :func:`cache_folder` (unless the user
+    set ``NUMBA_CACHE_DIR``)."""
+    if not _numba_ready:
+        import numba
+
+        if not os.environ.get("NUMBA_CACHE_DIR"):
+            folder = cache_folder()
+            if folder is not None:
+                setattr(numba.config, "CACHE_DIR", str(folder))  # read as each cache is made
+        _numba_ready.append(numba)
+    return _numba_ready[0]
+
+
 def njit(fn: F) -> F:
     """Compile ``fn`` with numba (no Python objects, cached on disk), or return it as is.
 
@@ -41,8 +95,7 @@ def njit(fn: F) -> F:
     """
     if not HAVE_JIT:
         return fn
-    import numba
-
+    numba = _numba()
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
@@ -53,7 +106,7 @@ def leaf(fn: F) -> F:
     the deal cost 40 ns more a round with it)."""
     if not HAVE_JIT:
         return fn
-    import numba
+    numba = _numba()
     from numba.core.cpu import CPUTargetOptions
 
     options: dict[str, Any] = {"cache": True, "nogil": True}
@@ -68,8 +121,7 @@ def inline(fn: F) -> F:
     per cent (the draw: 3-8 % of a round of Mexican Train)."""
     if not HAVE_JIT:
         return fn
-    import numba
-
+    numba = _numba()
     return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
