@@ -81,7 +81,8 @@ def _numba() -> Any:
         if not os.environ.get("NUMBA_CACHE_DIR"):
             folder = cache_folder()
             if folder is not None:
-                setattr(numba.config, "CACHE_DIR", str(folder))  # read as each cache is made
+                config: Any = numba.config  # CACHE_DIR: read as each function's cache is made
+                config.CACHE_DIR = str(folder)
         _numba_ready.append(numba)
     return _numba_ready[0]
 
