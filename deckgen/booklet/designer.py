@@ -35,7 +35,7 @@ CHART_WIDTH = 0.82
 of figures fit one page)."""
 """Height over width of the check's charts (:mod:`deckgen.rulecheck.charts`)."""
 
-SEVERITY_ORDER = ("broken", "gap", "fail", "warn", "notice")
+SEVERITY_ORDER = ("broken", "gap", "fail", "warn", "notice", "unseen")
 """The rows of the findings table, most serious first: what breaks play, what the file
 leaves open (the verdict's reasons), then the graded findings."""
 
@@ -145,6 +145,7 @@ class DesignerPart:
             "fail": self._("failure"),
             "warn": self._("warning"),
             "notice": self._("notice"),
+            "unseen": self._("not reached"),
         }
         for kind, text in self.reasons():
             rows.append((labels[kind], text))
@@ -153,14 +154,15 @@ class DesignerPart:
                 level = str(w.get("severity", "warn"))
                 rows.append((labels.get(level, labels["warn"]), message_of(w, self.lang)))
         for item in self.report.get("never_reached") or []:
-            rows.append((labels["gap"], str(item)))
+            rows.append((labels["unseen"], self.unseen(str(item))))
         blocks: list[Block] = [
             Para(
                 self._(
                     "What the rules check found, most serious first: broken (the rules "
                     "cannot be played as written), gap (a situation the rules do not "
                     "decide), then failure, warning and notice (a design weakness the check "
-                    "measured, from serious to slight)."
+                    "measured, from serious to slight), last the rules no game reached "
+                    "(not reached)."
                 )
             )
         ]
@@ -171,6 +173,23 @@ class DesignerPart:
         else:
             blocks.append(Para(self._("The check found nothing to report.")))
         return Section("findings", self._("Findings of the rules check"), tuple(blocks))
+
+    def unseen(self, clause_id: str) -> str:
+        """A clause no player count reached, named by its words as the booklet prints
+        them (a few), with where to read why."""
+        try:
+            words = self.rules.clause_text(clause_id, self.lang).split()
+        except KeyError:
+            words = []
+        quoted = " ".join(words[:8])
+        if len(words) > 8:  # cut after a few words, without the comma it stopped at
+            quoted = quoted.rstrip(",;:") + " \u2026"
+        return self._(
+            "Rule %(id)s (“%(words)s”) decided nothing with any number of players: "
+            "the pages per player count say how rare it is, or why it cannot happen.",
+            id=clause_id,
+            words=quoted,
+        )
 
     def chart_labels(self) -> Labels:
         """The charts' words and number style in the booklet's language."""

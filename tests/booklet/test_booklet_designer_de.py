@@ -222,8 +222,24 @@ def test_english_findings_are_the_reports_messages() -> None:
     rep = report("all-fives")
     section = _part("all-fives", "en").findings()
     table = next(b for b in section.blocks if isinstance(b, Table))
-    printed = [text for _, text in table.rows if text not in rep["never_reached"]]
+    printed = [text for label, text in table.rows if label != "not reached"]
     assert sorted(printed) == sorted(w["message"] for w in rep["warnings"])
+    unseen = [text for label, text in table.rows if label == "not reached"]
+    assert len(unseen) == len(rep["never_reached"])
+    for cid, text in zip(sorted(rep["never_reached"]), sorted(unseen), strict=True):
+        # named by its id and its first words, not by the id alone
+        assert text.startswith(f"Rule {cid} (\u201c"), text
+
+
+def test_a_rule_never_reached_is_named_by_its_words_in_german() -> None:
+    rep = report("all-fives")
+    assert rep["never_reached"], "all-fives at 400 rounds reaches every rule: pick another"
+    section = _part("all-fives", "de").findings()
+    table = next(b for b in section.blocks if isinstance(b, Table))
+    unseen = [text for label, text in table.rows if label == "nie erreicht"]
+    assert len(unseen) == len(rep["never_reached"]), table.rows
+    assert all(t.startswith("Die Regel ") and "\u201e" in t for t in unseen), unseen
+    assert not [t for t in unseen if ENGLISH.search(t)], unseen
 
 
 def test_gaps_are_reasons_in_german() -> None:
