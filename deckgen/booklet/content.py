@@ -21,7 +21,7 @@ from deckgen.booklet.diagram import BoardView, PlacedTiles, Style, any_diagram, 
 from deckgen.booklet.example import ExampleRound, Placement
 from deckgen.booklet.facts import PlayFacts
 from deckgen.booklet.html import PageFormat
-from deckgen.booklet.i18n import translations
+from deckgen.booklet.i18n import decimal, translations
 from deckgen.booklet.model import (
     Block,
     Booklet,
@@ -112,11 +112,6 @@ def _count(value: int, lang: str) -> str:
     """``2,000`` in English, ``2.000`` in German."""
     text = f"{value:,}"
     return text.replace(",", ".") if lang == "de" else text
-
-
-def _num(value: float, lang: str, digits: int = 1) -> str:
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "de" else text
 
 
 def players_range(counts: Sequence[int]) -> str:
@@ -224,10 +219,10 @@ class _Builder:
                 "Playing time estimated from %(rounds)s simulated rounds with %(players)d "
                 "players, assuming %(seconds)s seconds per turn and %(setup)s seconds per "
                 "round for dealing and counting.",
-                setup=_num(f.setup_seconds, self.lang, 0),
+                setup=decimal(f.setup_seconds, self.lang, 0),
                 rounds=_count(f.rounds, self.lang),
                 players=f.players,
-                seconds=_num(f.seconds_per_turn, self.lang, 0),
+                seconds=decimal(f.seconds_per_turn, self.lang, 0),
             )
         n = self.rules.dset.max_pip
         ex = self.x.example

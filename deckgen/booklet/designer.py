@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from deckgen.booklet.i18n import decimal
 from deckgen.booklet.model import Block, Figure, Para, Section, Table
 from deckgen.rulecheck.charts import Labels
 from deckgen.rulecheck.messages import message_of, say
@@ -46,11 +47,6 @@ def _pct(share: float, lang: str) -> str:
     return text + ("\u202f%" if lang == "de" else "%")
 
 
-def _num(value: float, lang: str, digits: int = 1) -> str:
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "de" else text
-
-
 def _interval(node: Any, lang: str, *, share: bool) -> str:
     """``47.3% (45.1–49.5%)`` from ``{"share"|"mean": x, "ci95": [lo, hi]}``."""
     if not isinstance(node, Mapping):
@@ -60,7 +56,7 @@ def _interval(node: Any, lang: str, *, share: bool) -> str:
         return "\u2013"
 
     def fmt(v: float) -> str:
-        return _pct(v, lang) if share else _num(v, lang)
+        return _pct(v, lang) if share else decimal(v, lang)
 
     text = fmt(float(value))
     ci = node.get("ci95")

@@ -25,6 +25,12 @@ DOMAIN = "booklet"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 
+def decimal(value: float, lang: str, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals: ``2.5`` in English, ``2,5`` in German."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
 def check_language(lang: str, *, where: str = "option --lang") -> str:
     """``lang`` if the booklet speaks it, else an InputError listing the languages."""
     if lang not in LANGUAGES:

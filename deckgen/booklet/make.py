@@ -43,6 +43,9 @@ from deckgen.workers import Forked, can_fork
 if TYPE_CHECKING:
     from deckgen.deck.spec import LoadedDeck
 
+HYPHENATED = (*LANGS, "en_US", "de_DE")
+"""The hyphenation patterns a booklet uses: WeasyPrint's for every language (and
+``en_US``), the cover's text fitting's ``de_DE``."""
 CARD_DISPLAY_MM = 22.0
 PHOTO_DPI = 300
 JPEG_QUALITY = 85
@@ -235,7 +238,7 @@ def prepare(
     from deckgen.booklet.hyphenation import prime
 
     # parsed once per machine: WeasyPrint and the cover's text fitting both hyphenate
-    prime((*LANGS, "en_US", "de_DE"))
+    prime(HYPHENATED)
     facts, example = _play_for(rules, check_report)
     pictures: dict[str, Pictures] = {}
     for lang in langs:  # the tile faces once; the cover, with the deck's words, per language
@@ -375,7 +378,7 @@ def make_booklets(
 
             from deckgen.booklet.hyphenation import prime
 
-            prime((*LANGS, "en_US", "de_DE"))
+            prime(HYPHENATED)
             forked = {lang: Forked(functools.partial(write, lang)) for lang in langs[1:]}
         try:
             reporter.start("booklet: playing example rounds", None)

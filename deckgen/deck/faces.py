@@ -161,6 +161,12 @@ def picture_aspect(path: Path) -> float:
 def _kept_name(digest: str) -> str:
     """The cache file of a picture's focus: its content hash and the detector's
     settings (another setting or OpenCV version looks again)."""
+    return f"focus/{digest[:2]}/{digest}-{_settings_key()}.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _settings_key() -> str:
+    """The detector's settings and OpenCV's version, hashed (once per process)."""
     from importlib import metadata
 
     try:
@@ -169,8 +175,7 @@ def _kept_name(digest: str) -> str:
         opencv = "?"
     settings = (KEPT_FORMAT, DETECT_SIDE_PX, DRAFT_SHARE, MIN_FACE_SHARE, KEEP_FACE_SHARE,
                 SALIENT_PIXELS, SALIENT_MASS, MIN_NEIGHBOURS, SCALE_STEP, opencv)  # fmt: skip
-    key = hashlib.sha256(repr(settings).encode()).hexdigest()[:12]
-    return f"focus/{digest[:2]}/{digest}-{key}.json"
+    return hashlib.sha256(repr(settings).encode()).hexdigest()[:12]
 
 
 def _read_kept(digest: str) -> tuple[FocusRegion | None] | None:
