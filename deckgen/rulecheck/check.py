@@ -28,7 +28,7 @@ from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.chunks import ChunkTask, remember, run_chunk, tables_for
 from deckgen.rulecheck.decisions import DecisionCount
-from deckgen.rulecheck.fastmatch import FastTask, engine_for, run_fast_chunk
+from deckgen.rulecheck.fastmatch import FastTask, ready, run_fast_chunk
 from deckgen.rulecheck.feasibility import feasibility
 from deckgen.rulecheck.tally import (
     DEFAULT_SECONDS_PER_TURN,
@@ -293,17 +293,6 @@ def _stalled(done: dict[int, PlayTally] | dict[int, list[PlayTally]], nxt: int, 
     return sum(p.rounds for p in (last if isinstance(last, list) else [last])) == 0
 
 
-def _ready(plan: _Plan) -> None:
-    """Make the plan's fast engine here and play one match on it, before the workers
-    fork: each worker starts with its code ready (numba's machine code is loaded once,
-    in this process, instead of once per worker)."""
-    import numpy as np
-
-    c = plan.base
-    kinds = tuple(c.bots[min(s, len(c.bots) - 1)] for s in range(c.players))
-    engine_for(c, plan.engine).play_matches(np.random.default_rng(0), 1, kinds, block_for(4.0))
-
-
 def _submit_fast(
     pool: Executor, plans: Sequence[_Plan], pending: dict[Future[Any], tuple[_Plan, str, int]]
 ) -> None:
@@ -365,7 +354,7 @@ def run_check(
             plan.engine = chosen.name
             if chosen.name not in readied:  # its machine code serves every player count
                 readied.add(chosen.name)
-                _ready(plan)
+                ready(plan.base, plan.engine)  # before the workers fork
     m = spec.params.match
     fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
     with _executor(workers) as pool:

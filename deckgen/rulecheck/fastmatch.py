@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deckgen.engine.backends.matches import Matches
+from deckgen.engine.backends.matches import Matches, block_for
 from deckgen.engine.backends.registry import make
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec, tables_for
@@ -61,6 +61,22 @@ def engine_for(task: ChunkTask, name: str) -> BatchEngine:
     return engine
 
 
+def seat_kinds(task: ChunkTask) -> tuple[str, ...]:
+    """The bot of every seat (a line-up shorter than the table repeats its last bot)."""
+    return tuple(task.bots[min(s, len(task.bots) - 1)] for s in range(task.players))
+
+
+def ready(task: ChunkTask, name: str) -> None:
+    """Make the fast engine ``name`` here and play one match on it: a process that forks
+    its workers afterwards gives each the engine with its code ready (numba's machine
+    code is loaded once, in this process, instead of once per worker)."""
+    import numpy as np
+
+    engine_for(task, name).play_matches(
+        np.random.default_rng(0), 1, seat_kinds(task), block_for(4.0)
+    )
+
+
 SLICE_ROUNDS = 400
 SLICES = 6
 """A fast chunk of matches to a target comes back in about :data:`SLICES` slices of
@@ -81,7 +97,7 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     c = task.chunk
     line = engine_for(c, task.engine)
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
-    kinds = tuple(c.bots[min(s, len(c.bots) - 1)] for s in range(c.players))
+    kinds = seat_kinds(c)
     ms = line.play_matches(rng, task.count, kinds, task.block)
     while len(ms.match_of) < task.rounds:  # a chunk of rounds: top up with more matches
         got = len(ms.match_of)
