@@ -35,6 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from deckgen.prepress.iccprofile import open_profile
+
 Use = Literal["text", "fill", "stroke"]
 RGB = tuple[float, float, float]
 CMYK = tuple[float, float, float, float]
@@ -89,7 +91,7 @@ def _to_lab(profile: str) -> Any:
     from PIL import ImageCms
 
     return ImageCms.buildTransform(
-        ImageCms.getOpenProfile(profile),
+        open_profile(profile),
         ImageCms.createProfile("LAB"),
         "CMYK",
         "LAB",

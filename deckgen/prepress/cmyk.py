@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from deckgen.errors import ResourceError
 from deckgen.prepress.iccprofile import (
     add_output_intent,
+    open_profile,
     profile_path,
 )
 
@@ -55,7 +56,7 @@ def _transforms(profile: str) -> tuple[ImageCms.ImageCmsTransform, ImageCms.Imag
     from PIL import ImageCms
 
     try:
-        cmyk = ImageCms.getOpenProfile(profile)
+        cmyk = open_profile(profile)
     except (OSError, ImageCms.PyCMSError) as exc:
         raise ResourceError(
             f"cannot read the CMYK profile '{profile}' ({exc})",

@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckgen.resources import icc_dir
 
@@ -31,6 +31,18 @@ SRGB_NAME = "sRGB"
 def srgb_profile_path() -> Path:
     """The sRGB profile (icc-profiles-free, zlib licence; see ``icc/README.md``)."""
     return icc_dir() / "sRGB.icc"
+
+
+def open_profile(path: str | Path) -> Any:
+    """The ICC profile at ``path`` for Pillow's ImageCms, read whole into memory.
+    (littleCMS reads a profile opened from a file lazily, through a file offset that a
+    forked child shares: two processes converting at once read each other's tags.)
+    Raises OSError or ``ImageCms.PyCMSError`` for a file that is not a profile."""
+    import io
+
+    from PIL import ImageCms
+
+    return ImageCms.ImageCmsProfile(io.BytesIO(Path(path).read_bytes()))
 
 
 @lru_cache(maxsize=1)
