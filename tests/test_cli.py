@@ -161,3 +161,36 @@ def test_usage_error_exit_2() -> None:
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
+
+
+def test_leaving_keeps_output_exit_code_and_exit_handlers(tmp_path: Path) -> None:
+    """``main`` ends the process without Python's module teardown (``leave``): what was
+    printed still arrives whole through a pipe, the exit code is the command's, and the
+    exit handlers still run."""
+    marker = tmp_path / "handler-ran"
+    code = (
+        "import atexit, pathlib, sys\n"
+        f"atexit.register(pathlib.Path({str(marker)!r}).write_text, 'yes')\n"
+        "sys.argv = ['deckgen', *sys.argv[1:]]\n"
+        "from deckgen.cli import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "rules", "check", "two-player", "--rounds", "300", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode in (0, 5, 6), proc.stderr  # a verdict, not an error
+    report = json.loads(proc.stdout)  # the whole report, flushed before the end
+    assert report["rules"]["id"] == "two-player"
+    assert marker.read_text() == "yes"
+    bad = subprocess.run(
+        [sys.executable, "-m", "deckgen", "rules", "check", "two-player", "--rounds", "0"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("error: ")
+    assert "Traceback" not in bad.stderr

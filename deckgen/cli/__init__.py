@@ -9,9 +9,14 @@ verdicts (gaps, broken).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
+import os
+import sys
+import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -231,5 +236,37 @@ _register_studio()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: run the command, then leave (:func:`leave`)."""
+    try:
+        app()
+    except SystemExit as exc:
+        leave(exc.code)
+    leave(0)
+
+
+def leave(code: str | int | None) -> NoReturn:
+    """End the process with ``code`` once the command is done, without Python's
+    teardown of every module.
+
+    The exit handlers run and the standard streams are flushed, as at a normal exit;
+    what is skipped is the interpreter freeing each module and object one by one, which
+    costs about 0.06 s after a rules check and 0.2-0.3 s once numba's compiler is loaded
+    (its LLVM objects are destroyed one by one): a third of a small check's time. Every
+    file the command writes is closed by then. Another thread still running (none of
+    deckgen's commands leaves one) gets the normal exit, which waits for it.
+    """
+    if threading.active_count() > 1:
+        sys.exit(code)
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:  # as Python prints a non-integer exit code
+        print(code, file=sys.stderr)
+        status = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        # a closed pipe, a closed stream: nothing to keep
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status & 0xFF)

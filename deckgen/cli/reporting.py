@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class ConsoleReporter:
@@ -30,12 +32,19 @@ class ConsoleReporter:
         self.json = json
         self.hold_warnings = hold_warnings
         self._held: list[str] = []
-        self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.warnings: list[str] = []
         self._progress: Any = None
         self._task: Any = None
         self._step: tuple[str, float] | None = None
         """The step in progress when lines are printed instead of a bar."""
+
+    @cached_property
+    def err(self) -> Console:
+        """The console on stderr, made when first needed (a quiet run that warns of
+        nothing never imports rich)."""
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False, soft_wrap=True)
 
     def start(self, description: str, total: int | None) -> None:
         self.finish()

@@ -10,6 +10,9 @@ counts add up.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from deckgen.engine.layouts import Layout
 from deckgen.engine.results import END_OUT, RoundResult
 from deckgen.engine.tables import Tables
@@ -20,18 +23,16 @@ class InvariantError(AssertionError):
 
 
 def check_tiles(t: Tables, hands: list[int], stock: list[int], board: int, dead: int) -> None:
-    """Every tile is in exactly one place."""
-    seen = board | dead
-    count = board.bit_count() + dead.bit_count()
-    ok = not board & dead
+    """Every tile is in exactly one place: the places together hold every tile, and their
+    sizes add up to the number of tiles (so no two places share one; the stock, a list,
+    holds no tile twice)."""
+    in_stock = reduce(or_, map((1).__lshift__, stock), 0)
+    seen = board | dead | in_stock
+    count = board.bit_count() + dead.bit_count() + len(stock)
     for mask in hands:
-        ok = ok and not seen & mask
         seen |= mask
         count += mask.bit_count()
-    for i in stock:
-        ok = ok and not seen >> i & 1
-        seen |= 1 << i
-    if not ok or seen != t.full_mask or count + len(stock) != len(t.tiles):
+    if seen != t.full_mask or count != len(t.tiles) or in_stock.bit_count() != len(stock):
         _name_misplaced(t, hands, stock, board, dead)
 
 

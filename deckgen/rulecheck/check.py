@@ -18,6 +18,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,8 +151,9 @@ class _InProcess(Executor):
         return f
 
 
-def _executor(workers: int) -> Executor:
-    if workers <= 1:
+def _executor(workers: int, beside: bool = False) -> Executor:
+    """``workers`` processes (this one alone for 1, unless the pool works ``beside`` it)."""
+    if workers <= 1 and not beside:
         return _InProcess()
     import multiprocessing
 
@@ -346,18 +348,28 @@ def run_check(
     import numpy.random  # noqa: F401
 
     fast_rounds = opts.rounds * sum(1 for p in plans if p.why_not_fast is None)
-    readied: set[str] = set()
+    late: dict[str, _Plan] = {}
+    """Compiled engines, by name: with a second core, loaded while the judge plays."""
     for plan in plans:  # numba's start (about 0.4 s) pays off from a few 10,000 rounds
         if plan.why_not_fast is None:
             chosen = choose(spec, tables_for(plan.base), plan.bots, fast_rounds // max(1, workers))
             assert chosen is not None
             plan.engine = chosen.name
-            if chosen.name not in readied:  # its machine code serves every player count
-                readied.add(chosen.name)
-                ready(plan.base, plan.engine)  # before the workers fork
+            if chosen.compiled and workers > 1:
+                late.setdefault(chosen.name, plan)
+    readied: set[str] = set(late)
+    for plan in plans:  # an engine that starts at once: made before the workers fork
+        if plan.why_not_fast is None and plan.engine not in readied:
+            readied.add(plan.engine)
+            ready(plan.base, plan.engine)  # its machine code serves every player count
     m = spec.params.match
     fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
-    with _executor(workers) as pool:
+    with ExitStack() as stack:
+        # With a compiled engine to load, the judge starts on the other cores at once,
+        # while this process loads numba; the fast path's workers fork afterwards
+        # (they inherit the machine code) and take half the judge's chunks not begun.
+        judge_first = _executor(workers - 1, beside=True) if late else _executor(workers)
+        pool = stack.enter_context(judge_first)
         # the pilot chunks first (they size the others)
         pilots = [pool.submit(run_chunk, _ref_task(plan, 0)) for plan in plans]
         pending: dict[Future[Any], tuple[_Plan, str, int]] = {}
@@ -369,7 +381,8 @@ def run_check(
                 for i, first in enumerate(range(0, matches, plan.fast_size)):
                     count = min(plan.fast_size, matches - first)
                     plan.fast_tasks.append(FastTask(plan.base, i, count, plan.engine))
-        _submit_fast(pool, plans, pending)  # a fixed length needs no sizing: no worker waits
+        # a fixed length needs no sizing: no worker waits
+        _submit_fast(pool, [p for p in plans if p.engine not in late], pending)
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
             plan.ref_done[0] = pilot
@@ -398,7 +411,8 @@ def run_check(
                     FastTask(plan.base, i, plan.fast_size, plan.engine, block, chunk_rounds)
                     for i in range(chunks)
                 ]
-                _submit_fast(pool, [plan], pending)
+                if plan.engine not in late:
+                    _submit_fast(pool, [plan], pending)
         total = sum(p.ref_budget + (opts.rounds if p.why_not_fast is None else 0) for p in plans)
         reporter.start(f"checking {spec.id}", total)
         for plan in plans:
@@ -408,6 +422,12 @@ def run_check(
         for plan in plans:
             for i, rt in enumerate(plan.ref_tasks, start=1):
                 pending[pool.submit(run_chunk, rt)] = (plan, "ref", i)
+        if late:
+            for name, plan in late.items():
+                ready(plan.base, name)  # numba and the machine code, while the judge plays
+            judge_pool, pool = pool, stack.enter_context(_executor(workers))
+            _submit_fast(pool, [p for p in plans if p.engine in late], pending)
+            _share(pending, judge_pool, pool)
         _collect(pending, reporter)
         for plan in plans:  # rarely, the planned chunks fell short of the budget
             for extra in range(MAX_EXTRA_CHUNKS + 1):
@@ -444,6 +464,18 @@ def run_check(
                 plan.base.seed, judge.decisions)
         )  # fmt: skip
     return CheckResult(spec, opts, runs, feas, workers, time.perf_counter() - started)
+
+
+def _share(
+    pending: dict[Future[Any], tuple[_Plan, str, int]], judge_pool: Executor, pool: Executor
+) -> None:
+    """Move every second judge's chunk that ``judge_pool`` has not begun to ``pool`` (the
+    fast path's workers, forked after the judge's: they take them after their own)."""
+    waiting = [f for f, (_, kind, _) in pending.items() if kind == "ref" and not f.running()]
+    for fut in waiting[1::2]:
+        if fut.cancel():
+            plan, kind, index = pending.pop(fut)
+            pending[pool.submit(run_chunk, plan.ref_tasks[index - 1])] = (plan, kind, index)
 
 
 def _collect(

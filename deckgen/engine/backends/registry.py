@@ -131,6 +131,9 @@ class Backend:
     fewer_than: Callable[[Tables], int] | None = None
     """Chosen only below this many rounds per worker where numba runs (None: always):
     an engine that starts at once, for runs too small to pay for numba's start."""
+    compiled: bool = False
+    """It runs numba's machine code: the first process to play it loads numba and the
+    code (about 0.4 s), which a process forked afterwards inherits."""
 
     def supports(self, spec: RuleSpec, t: Tables, bots: tuple[str, ...]) -> str | None:
         """Why this engine cannot play ``spec`` with ``bots`` (None: it can)."""
@@ -143,9 +146,9 @@ class Backend:
 
 
 ENGINES: tuple[Backend, ...] = (
-    Backend("compiled trains", "jit_trains", "JitTrains", _jit_trains),
+    Backend("compiled trains", "jit_trains", "JitTrains", _jit_trains, compiled=HAVE_JIT),
     Backend("numpy line", "numpy_line", "FastLine", _numpy_line, fewer_than=numpy_limit),
-    Backend("compiled board", "jit_board", "JitBoard", _jit_board),
+    Backend("compiled board", "jit_board", "JitBoard", _jit_board, compiled=HAVE_JIT),
     Backend("lean", "lean_replay", "LeanReplay", _lean, batch=False),
 )
 """Every fast engine, in order of preference: trains and feet compiled; a line of at
