@@ -36,7 +36,8 @@ JIT_MIN_ROUNDS = 100_000
 """Fast rounds per worker process from which the compiled board engine pays for its
 start on a line game of at most 64 tiles: numpy plays some 150,000 to 300,000 rounds a
 second per core (whole matches, counted), the compiled engine over 1,000,000, and the
-check loads numba's machine code once, before its workers fork (about 0.4 s) ..."""
+check loads numba's machine code once, before the fast path's workers fork (about 0.4
+s, while the judge plays on the other cores) ..."""
 JIT_MIN_ROUNDS_DRAWING = 30_000
 """... and from this many where a player draws until a tile fits: numpy steps through
 every draw of every round side by side (a 30,000-round check of draw-classic: 1.1 s
