@@ -425,9 +425,9 @@ def run_check(
         if late:
             for name, plan in late.items():
                 ready(plan.base, name)  # numba and the machine code, while the judge plays
-            judge_pool, pool = pool, stack.enter_context(_executor(workers))
+            pool = stack.enter_context(_executor(workers))
             _submit_fast(pool, [p for p in plans if p.engine in late], pending)
-            _share(pending, judge_pool, pool)
+            _share(pending, pool)
         _collect(pending, reporter)
         for plan in plans:  # rarely, the planned chunks fell short of the budget
             for extra in range(MAX_EXTRA_CHUNKS + 1):
@@ -466,16 +466,18 @@ def run_check(
     return CheckResult(spec, opts, runs, feas, workers, time.perf_counter() - started)
 
 
-def _share(
-    pending: dict[Future[Any], tuple[_Plan, str, int]], judge_pool: Executor, pool: Executor
-) -> None:
-    """Move every second judge's chunk that ``judge_pool`` has not begun to ``pool`` (the
-    fast path's workers, forked after the judge's: they take them after their own)."""
+def _share(pending: dict[Future[Any], tuple[_Plan, str, int]], pool: Executor) -> int:
+    """Move every second judge's chunk that no worker has begun to ``pool`` (the fast
+    path's workers, forked after the judge's: they take them after their own); gives
+    how many moved."""
     waiting = [f for f, (_, kind, _) in pending.items() if kind == "ref" and not f.running()]
+    moved = 0
     for fut in waiting[1::2]:
         if fut.cancel():
             plan, kind, index = pending.pop(fut)
             pending[pool.submit(run_chunk, plan.ref_tasks[index - 1])] = (plan, kind, index)
+            moved += 1
+    return moved
 
 
 def _collect(

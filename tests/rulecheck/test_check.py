@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
+import deckgen.rulecheck.check as check_module
+from deckgen.engine.backends.jit import HAVE_JIT
 from deckgen.engine.record import load_record, replay
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter
@@ -77,6 +81,31 @@ def test_results_do_not_depend_on_workers(rid: str, n: int) -> None:
     assert by_bots["random"] == one["players"][str(n)]["stats"]
     assert by_bots["greedy"]["path"] == "fast"
     assert by_bots["greedy"]["rounds"] >= 3000
+
+
+@pytest.mark.skipif(not HAVE_JIT, reason="numba is not installed")
+@pytest.mark.parametrize(("rid", "n"), [("all-fives", 3), ("mexican-train", 2)])
+def test_a_compiled_engine_loaded_beside_the_judge_gives_the_same_report(
+    rid: str, n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two workers and a compiled engine, the judge's pool forks first and the fast
+    path's after numba is loaded (judge's chunks not begun by then move over: four of
+    all-fives'). The report is the one worker's."""
+    spec = load_rules(rid)
+    opts = CheckOptions(rounds=3000, players=(n,), seed=4, workers=1)
+    one = build_report(run_check(spec, opts))
+    moved: list[int] = []
+    share = check_module._share
+
+    def counting_share(*args: Any) -> int:
+        moved.append(share(*args))
+        return moved[-1]
+
+    monkeypatch.setattr(check_module, "_share", counting_share)
+    two = build_report(run_check(spec, replace(opts, workers=2)))
+    assert moved, "the compiled engine was not loaded beside the judge"
+    assert _strip(one) == _strip(two)
+    assert two["players"][str(n)]["stats"]["path"] == "fast"
 
 
 def test_reference_only_when_asked() -> None:
