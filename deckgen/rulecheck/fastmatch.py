@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from deckgen.engine.backends.matches import Matches, block_for
-from deckgen.engine.backends.registry import make
+from deckgen.engine.backends.registry import backend, make
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec, tables_for
 from deckgen.rulecheck.feasibility import drawable_tiles
@@ -67,14 +67,16 @@ def seat_kinds(task: ChunkTask) -> tuple[str, ...]:
 
 
 def ready(task: ChunkTask, name: str) -> None:
-    """Make the fast engine ``name`` here and play one match on it: a process that forks
-    its workers afterwards gives each the engine with its code ready (numba's machine
-    code is loaded once, in this process, instead of once per worker)."""
+    """Make the fast engine ``name`` here, and for a compiled one play a match on it: a
+    process that forks its workers afterwards gives each the engine with its code ready
+    (numba's machine code is loaded once, in this process, instead of once per worker).
+    An engine that is not compiled has nothing to load: a match played here would only
+    delay every worker (15 ms for a numpy match of partnership)."""
     import numpy as np
 
-    engine_for(task, name).play_matches(
-        np.random.default_rng(0), 1, seat_kinds(task), block_for(4.0)
-    )
+    engine = engine_for(task, name)
+    if backend(name).compiled:
+        engine.play_matches(np.random.default_rng(0), 1, seat_kinds(task), block_for(4.0))
 
 
 SLICE_ROUNDS = 400
