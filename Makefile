@@ -20,8 +20,9 @@ help:
 PIP := $(BIN)/python -m pip -qq --disable-pip-version-check --no-input
 
 # The engine's hot modules are compiled by the install (setup.py, mypyc): editing one
-# installs again, or deckgen runs its plain source (deckgen/engine/compiled.py).
-COMPILED := deckgen/engine/finish.py deckgen/engine/setup.py deckgen/engine/backends/lean.py
+# installs again, or deckgen runs its plain source. The list is MODULES in
+# deckgen/engine/compiled.py, in order (tests/test_packaging.py compares them).
+COMPILED := deckgen/engine/turn.py deckgen/engine/layouts.py deckgen/engine/chickenfoot.py deckgen/engine/trains.py deckgen/engine/invariants.py deckgen/engine/endcount.py deckgen/engine/finish.py deckgen/engine/setup.py deckgen/engine/state.py deckgen/engine/backends/lean.py
 
 $(STAMP): pyproject.toml setup.py scripts/sysdeps.sh $(COMPILED)
 	@sh scripts/sysdeps.sh

@@ -24,10 +24,10 @@ from deckgen.engine import compiled  # noqa: F401  # isort: skip
 import random
 from collections.abc import Iterator, Sequence
 
+# the layouts in modules of their own register themselves in LAYOUTS on import
+from deckgen.engine import chickenfoot, trains  # noqa: F401
 from deckgen.engine.bots import make_bots
-from deckgen.engine.chickenfoot import ChickenFoot
 from deckgen.engine.core import Engine
-from deckgen.engine.invariants import InvariantError
 from deckgen.engine.layouts import LAYOUTS, Layout
 from deckgen.engine.match import play_match
 from deckgen.engine.moves import PASS, Move
@@ -40,16 +40,13 @@ from deckgen.engine.results import (
     Action,
     DealRecord,
     Gap,
+    InvariantError,
     MatchResult,
     RoundResult,
 )
 from deckgen.engine.setup import RoundStart
 from deckgen.engine.state import IllegalMove, RoundState
-from deckgen.engine.trains import Trains
 from deckgen.rulespec import RuleSpec
-
-LAYOUTS.setdefault(Trains.name, Trains)  # Mexican Train, in its own module
-LAYOUTS.setdefault(ChickenFoot.name, ChickenFoot)  # Chicken Foot, in its own module
 
 __all__ = [
     "END_BLOCKED",

@@ -21,8 +21,9 @@ Everything else is the plain layout interface (kernel, invariants, records).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
-from deckgen.engine.layouts import Layout, TileTable
+from deckgen.engine.layouts import LAYOUTS, Layout, TileTable
 from deckgen.engine.moves import Move
 
 CENTRE_ARMS = 6
@@ -32,7 +33,7 @@ TOES = 3
 class ChickenFoot(Layout):
     """The centre double's arms, the feet of later doubles, and what is still missing."""
 
-    name = "chicken_foot"
+    name: ClassVar[str] = "chicken_foot"
     __slots__ = ("closed", "decided", "missing", "started")
 
     def __init__(self) -> None:
@@ -46,7 +47,7 @@ class ChickenFoot(Layout):
         self.decided: set[str] = set()
 
     def copy(self) -> ChickenFoot:
-        out = object.__new__(ChickenFoot)
+        out = ChickenFoot()
         out.ends = self.ends.copy()
         out.started = self.started.copy()
         out.closed = self.closed.copy()
@@ -125,3 +126,6 @@ class ChickenFoot(Layout):
                 out.append(Move(low.bit_length() - 1, e, v))
                 fit ^= low
         return out
+
+
+LAYOUTS.setdefault(ChickenFoot.name, ChickenFoot)  # on import (deckgen.engine imports this)

@@ -1,10 +1,19 @@
 """The engine's hot modules as machine code (mypyc), or as their plain Python source.
 
-The random-bot loop (:mod:`deckgen.engine.backends.lean`) and what it calls every round
-(:mod:`deckgen.engine.setup`, :mod:`deckgen.engine.finish`) are compiled with mypyc when
-the package is built (``setup.py``; ``make`` does it): the same source, typed for mypy
-strict, becomes C extension modules that Python imports instead of the ``.py`` files.
-The build is optional: without a C compiler the package installs as plain Python.
+The random-bot loop (:mod:`deckgen.engine.backends.lean`), what it calls every round
+(:mod:`deckgen.engine.setup`, :mod:`deckgen.engine.finish`) and the kernel's step by
+step play (:mod:`deckgen.engine.state` with its layouts, draws, end count and invariant
+checks: the rules check's judge, the bots' and people's games) are compiled with mypyc
+when the package is built (``setup.py``; ``make`` does it): the same source, typed for
+mypy strict, becomes C extension modules that Python imports instead of the ``.py``
+files. The build is optional: without a C compiler the package installs as plain Python.
+
+What compiled classes ask of their source: a state is copied through its constructor
+(``RoundState(..., copy_of=state)``; ``object.__new__`` is refused), a class-level
+name is a ``ClassVar``, and an exception that extends ``AssertionError`` lives in a
+plain module (:class:`~deckgen.engine.results.InvariantError`). A test cannot swap a
+function that compiled code calls (the call is direct): it changes what the code is
+given instead (``tests/engine/test_engine_records.py``).
 
 :func:`choose` runs when :mod:`deckgen.engine` imports this module, before anything
 else, and decides for the modules in :data:`MODULES` together which form is used:
@@ -33,8 +42,15 @@ from types import ModuleType
 from typing import Literal
 
 MODULES: tuple[str, ...] = (
+    "deckgen.engine.turn",
+    "deckgen.engine.layouts",
+    "deckgen.engine.chickenfoot",
+    "deckgen.engine.trains",
+    "deckgen.engine.invariants",
+    "deckgen.engine.endcount",
     "deckgen.engine.finish",
     "deckgen.engine.setup",
+    "deckgen.engine.state",
     "deckgen.engine.backends.lean",
 )
 """The compiled modules, each after those it imports."""

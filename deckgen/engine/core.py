@@ -21,11 +21,10 @@ from typing import Any
 
 from deckgen.engine.backends import lean
 from deckgen.engine.finish import Finisher
-from deckgen.engine.invariants import InvariantError
 from deckgen.engine.layouts import new_layout
 from deckgen.engine.moves import Move
 from deckgen.engine.players import Player, RandomBot
-from deckgen.engine.results import Action, DealRecord, Gap, RoundResult
+from deckgen.engine.results import Action, DealRecord, Gap, InvariantError, RoundResult
 from deckgen.engine.setup import MAX_REDEALS, DealRejected, RoundStart, setup_round
 from deckgen.engine.state import IllegalMove, RoundState
 from deckgen.engine.tables import Tables, compile_tables

@@ -42,7 +42,7 @@ class EndCount:
         """The first tile is a double and neither side of it has a tile yet."""
 
     def copy(self) -> EndCount:
-        out = object.__new__(EndCount)
+        out = EndCount()
         out.double_at = self.double_at.copy()
         out.live = self.live.copy()
         out.shared = self.shared

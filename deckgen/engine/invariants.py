@@ -14,12 +14,8 @@ from functools import reduce
 from operator import or_
 
 from deckgen.engine.layouts import Layout
-from deckgen.engine.results import END_OUT, RoundResult
+from deckgen.engine.results import END_OUT, InvariantError, RoundResult
 from deckgen.engine.tables import Tables
-
-
-class InvariantError(AssertionError):
-    """The engine broke one of its invariants: a bug in deckgen, never a user error."""
 
 
 def check_tiles(t: Tables, hands: list[int], stock: list[int], board: int, dead: int) -> None:

@@ -22,7 +22,7 @@ with owned arms (Mexican Train, Chicken Foot) override :meth:`Layout.moves` too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from deckgen.engine.moves import Move
 
@@ -51,7 +51,7 @@ _MOVES: dict[int, Move] = {}
 class Layout:
     """The line: two open ends; doubles are laid like any other tile."""
 
-    name = "line"
+    name: ClassVar[str] = "line"
     __slots__ = ("ends",)
     again = False
     """The seat that just laid a tile moves again (a train layout's double)."""
@@ -61,7 +61,7 @@ class Layout:
         """Open end values (empty before the first tile)."""
 
     def copy(self) -> Layout:
-        out = object.__new__(type(self))
+        out = type(self)()
         out.ends = self.ends.copy()
         return out
 
@@ -169,7 +169,7 @@ class Layout:
 class Spinner(Layout):
     """The first double placed lies across and opens two more ends."""
 
-    name = "spinner"
+    name: ClassVar[str] = "spinner"
     __slots__ = ("open",)
 
     def __init__(self) -> None:
@@ -178,7 +178,7 @@ class Spinner(Layout):
         """No double lies across yet."""
 
     def copy(self) -> Spinner:
-        out = object.__new__(Spinner)
+        out = Spinner()
         out.ends = self.ends.copy()
         out.open = self.open
         return out
@@ -193,7 +193,7 @@ class Spinner(Layout):
 class CrossDoubles(Layout):
     """Every double lies across and opens two more ends."""
 
-    name = "cross_doubles"
+    name: ClassVar[str] = "cross_doubles"
     __slots__ = ()
 
     def crosswise(self, t: TileTable, tile: int) -> bool:

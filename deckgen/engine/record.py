@@ -19,11 +19,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from deckgen.engine.core import DealRejected, Engine, ReplayMismatch
-from deckgen.engine.invariants import InvariantError
 from deckgen.engine.match import match_over, next_round
 from deckgen.engine.moves import Move
 from deckgen.engine.players import PlayerView
-from deckgen.engine.results import Action, DealRecord, Gap, MatchResult
+from deckgen.engine.results import Action, DealRecord, Gap, InvariantError, MatchResult
 from deckgen.engine.seatnames import recorded_seat
 from deckgen.errors import SpecError, excerpt
 from deckgen.rulespec import RuleSpec, load_rules

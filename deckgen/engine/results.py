@@ -22,6 +22,13 @@ END_RESERVE: Final = "reserve"
 ROUND_ENDS: tuple[RoundEnd, ...] = (END_OUT, END_BLOCKED, END_RESERVE)
 
 
+class InvariantError(AssertionError):
+    """The engine broke one of its invariants: a bug in deckgen, never a user error.
+
+    Defined here, not beside the checks (:mod:`deckgen.engine.invariants`): mypyc
+    compiles the checks, and a compiled class cannot extend ``AssertionError``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Gap:
     """A situation whose rule the rules file does not state, and what the engine did.

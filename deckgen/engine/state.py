@@ -28,7 +28,7 @@ from typing import Literal
 
 from deckgen.engine.endcount import EndCount, ends_points
 from deckgen.engine.finish import Finisher, RoundTally
-from deckgen.engine.invariants import InvariantError, check_placement, check_tiles
+from deckgen.engine.invariants import check_placement, check_tiles
 from deckgen.engine.layouts import Layout, new_layout
 from deckgen.engine.moves import PASS, Move
 from deckgen.engine.players import PlayerView
@@ -38,6 +38,7 @@ from deckgen.engine.results import (
     END_RESERVE,
     Action,
     Gap,
+    InvariantError,
     RoundEnd,
     RoundResult,
 )
@@ -118,10 +119,14 @@ class RoundState:
         gaps: list[Gap],
         actions: list[Action] | None = None,
         check: bool = False,
+        copy_of: RoundState | None = None,
     ) -> None:
         self.t = t
         self.finisher = finisher
         self.setup = setup
+        if copy_of is not None:  # :meth:`copy` (compiled, a state has no other way in)
+            self._copy_from(copy_of)
+            return
         self.hands = setup.hands
         """Bitmask per seat."""
         self.stock = setup.stock
@@ -222,31 +227,32 @@ class RoundState:
     # ------------------------------------------------------------------ stepping
     def copy(self) -> RoundState:
         """An independent copy (the tables, setup and finisher are shared, read-only)."""
-        out = object.__new__(RoundState)
-        out.t = self.t
-        out.finisher = self.finisher
-        out.setup = self.setup
-        out.hands = self.hands.copy()
-        out.stock = self.stock.copy()
-        out.board = self.board
-        out.layout = self.layout.copy()
-        out.seat = self.seat
-        out.drew = self.drew
-        out.turn_drew = self.turn_drew
-        out.counts = self.counts.copy()
-        out.fired = set(self.fired)
-        out.gaps = list(self.gaps)
-        out.passed_on = self.passed_on.copy()
-        out.actions = None if self.actions is None else list(self.actions)
-        out.end = self.end
-        out.out_seat = self.out_seat
-        out.first_tile = self.first_tile
-        out.lead_tile = self.lead_tile
-        out.legal = self.legal
-        out.check = self.check
-        out.endcount = None if self.endcount is None else self.endcount.copy()
-        out.play_points = self.play_points.copy()
-        return out
+        return RoundState(
+            self.t, self.finisher, self.setup, fired=self.fired, gaps=self.gaps, copy_of=self
+        )
+
+    def _copy_from(self, other: RoundState) -> None:
+        """Take ``other``'s state as a copy of its own (its lists and sets copied)."""
+        self.hands = other.hands.copy()
+        self.stock = other.stock.copy()
+        self.board = other.board
+        self.layout = other.layout.copy()
+        self.seat = other.seat
+        self.drew = other.drew
+        self.turn_drew = other.turn_drew
+        self.counts = other.counts.copy()
+        self.fired = set(other.fired)
+        self.gaps = list(other.gaps)
+        self.passed_on = other.passed_on.copy()
+        self.actions = None if other.actions is None else list(other.actions)
+        self.end = other.end
+        self.out_seat = other.out_seat
+        self.first_tile = other.first_tile
+        self.lead_tile = other.lead_tile
+        self.legal = other.legal
+        self.check = other.check
+        self.endcount = None if other.endcount is None else other.endcount.copy()
+        self.play_points = other.play_points.copy()
 
     def apply(self, move: Move) -> list[Action]:
         """Make ``move`` for the seat to move and every forced step after it; return

@@ -24,9 +24,9 @@ else is the plain layout interface, so the invariants and the records work uncha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import ClassVar, Protocol
 
-from deckgen.engine.layouts import Layout, TileTable
+from deckgen.engine.layouts import LAYOUTS, Layout, TileTable
 from deckgen.engine.moves import Move
 
 
@@ -40,7 +40,7 @@ class TrainTable(TileTable, Protocol):
 class Trains(Layout):
     """Personal trains, the public Mexican Train, open markers and the double to satisfy."""
 
-    name = "trains"
+    name: ClassVar[str] = "trains"
     __slots__ = ("again", "decided", "open", "pending", "seat")
 
     def __init__(self) -> None:
@@ -57,7 +57,7 @@ class Trains(Layout):
         """Clause ids this layout's rules decided something by in the round."""
 
     def copy(self) -> Trains:
-        out = object.__new__(Trains)
+        out = Trains()
         out.ends = self.ends.copy()
         out.open = self.open.copy()
         out.pending = self.pending
@@ -184,3 +184,6 @@ def take_station(t: TileTable, hands: list[int], stock: list[int], round_no: int
     if d in stock:
         stock.remove(d)
     return d
+
+
+LAYOUTS.setdefault(Trains.name, Trains)  # on import (deckgen.engine imports this)

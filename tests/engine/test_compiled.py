@@ -5,7 +5,8 @@
 (:func:`~deckgen.engine.compiled.load_plain`) and both play the same rounds from the
 same deal seeds and the same random streams, for every bundled rules file (and the
 benchmark anchors), every player count and three bot line-ups: through the kernel
-(``setup_round`` and the ``Finisher``, recorded, so deals and actions are compared too)
+(``setup_round``, ``RoundState`` with its layouts and the ``Finisher``, recorded, so
+deals and actions are compared too)
 and through the lean back-end. Whole round results must be equal; a failure names the
 case, the round and the first field that differs.
 
@@ -131,9 +132,22 @@ def _first_difference(a: RoundResult, b: RoundResult) -> str:
     return "nothing"  # pragma: no cover - only called on unequal results
 
 
+def _compiled_names(module: ModuleType, plain: dict[str, ModuleType]) -> dict[str, Any]:
+    """Every name ``module`` took from a compiled module (``setup_round``,
+    ``RoundState``, ``DealRejected``, ...), as the plain source defines it: compiled code
+    takes only its own classes, so the plain engine must make its states, layouts and
+    exceptions from the plain modules throughout."""
+    out: dict[str, Any] = {}
+    for name, value in vars(module).items():
+        source = plain.get(getattr(value, "__module__", "") or "")
+        if source is not None and hasattr(source, name):
+            out[name] = getattr(source, name)
+    return out
+
+
 def _plain_engine(spec: RuleSpec, n: int, plain: dict[str, ModuleType]) -> Engine:
-    """An engine whose finisher and lean back-end are the plain sources' (setup_round is
-    swapped in by the caller)."""
+    """An engine whose finisher and lean back-end are the plain sources' (the rest of
+    the kernel's compiled names are swapped in by the caller: :func:`_compiled_names`)."""
     engine = Engine(spec, n)
     finisher: Any = plain["deckgen.engine.finish"].Finisher(engine.t)
     engine.finisher = finisher
@@ -157,7 +171,8 @@ def test_compiled_rounds_equal_plain_rounds(
     for lineup, record in modes:
         want = _rounds(compiled_engine, lineup, record)
         with monkeypatch.context() as m:
-            m.setattr(core, "setup_round", plain["deckgen.engine.setup"].setup_round)
+            for name, value in _compiled_names(core, plain).items():
+                m.setattr(core, name, value)
             got = _rounds(plain_engine, lineup, record)
         for i, (a, b) in enumerate(zip(want, got, strict=True)):
             path = "kernel" if record else "lean back-end"
@@ -183,7 +198,10 @@ def test_a_changed_source_or_the_switch_means_plain(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(compiled, "source_hash", lambda path: "0" * 64)
     status, reason = compiled.decide()
     assert status == "pure"
-    assert reason.startswith("finish.py, setup.py, lean.py changed since the build")
+    names = ", ".join(m.rsplit(".", 1)[1] + ".py" for m in compiled.MODULES)
+    assert names.startswith("turn.py, layouts.py, ")
+    assert names.endswith(", state.py, lean.py")
+    assert reason.startswith(f"{names} changed since the build")
     monkeypatch.undo()
     monkeypatch.setenv(compiled.OFF_SWITCH, "1")
     assert compiled.decide() == ("pure", "DECKGEN_NO_COMPILED is set")
