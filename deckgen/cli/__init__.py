@@ -67,6 +67,13 @@ def _command_path(ctx: Any, words: list[str]) -> str:
     return " ".join(path)
 
 
+_GROUPS: dict[str, typer.Typer] = {}
+"""The command groups that live in modules of their own, by name, made into click groups
+on first use (:meth:`_DeckgenGroup.get_command`): typer builds every option of a group
+with a pydantic adapter, so a command builds only its own group (all of them: 17 ms; the
+``rules`` group alone: 7 ms, of a small rules check's 0.3 s)."""
+
+
 class _DeckgenGroup(TyperGroup):
     """The root command group: a user error anywhere below becomes one paragraph, exit 2.
 
@@ -76,6 +83,20 @@ class _DeckgenGroup(TyperGroup):
     options, in :meth:`invoke` for every subcommand's (their contexts are made there).
     ``--help`` and a group called without arguments still print their help.
     """
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        own = [name for name in super().list_commands(ctx) if name not in _GROUPS]
+        return [*own, *_GROUPS]  # the groups after the commands, as typer orders them
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in _GROUPS:
+            from typer.main import get_command
+
+            command = get_command(_GROUPS[cmd_name])
+            command.name = cmd_name
+            self.add_command(command, cmd_name)
+        return command
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
@@ -217,7 +238,7 @@ def _register_subcommands() -> None:
             if exc.name == module_name:
                 continue
             raise
-        app.add_typer(module.app, name=group)
+        _GROUPS[group] = module.app
         worker = getattr(module, "worker_command", None)
         if worker is not None:
             app.command("worker")(worker)

@@ -37,6 +37,7 @@ app = typer.Typer(
     "`deckgen batch orders.csv` (short for `batch run orders.csv`) builds them; "
     "`deckgen batch new orders.csv` writes a starter.",
     no_args_is_help=True,
+    add_completion=False,  # a group of the root command (deckgen.cli), not a program
 )
 
 SheetArg = Annotated[Path, typer.Argument(help="The spreadsheet of orders (.csv or .xlsx).")]

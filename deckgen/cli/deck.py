@@ -21,6 +21,7 @@ app = typer.Typer(
     "files, preview it, check it (preflight), list the vendor presets, calibrate duplex, "
     "draw a showcase picture.",
     no_args_is_help=True,
+    add_completion=False,  # a group of the root command (deckgen.cli), not a program
 )
 
 MAX_NAME_CHARS = 200

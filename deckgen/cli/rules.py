@@ -20,6 +20,7 @@ app = typer.Typer(
     help="Rules files: list them, show one, play a match, replay a recorded game, "
     "write the rule booklet, check the rules at scale, tune a design finding away.",
     no_args_is_help=True,
+    add_completion=False,  # a group of the root command (deckgen.cli), not a program
 )
 
 RulesArg = Annotated[

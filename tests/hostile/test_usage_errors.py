@@ -41,12 +41,12 @@ class Case:
 
 
 def _leaves(command: Any, path: tuple[str, ...]) -> list[tuple[tuple[str, ...], Any]]:
-    subs = getattr(command, "commands", None)
-    if not subs:
+    if not hasattr(command, "list_commands"):
         return [(path, command)]
+    ctx = typer.Context(command)  # the root makes its groups on first use: ask for each
     out: list[tuple[tuple[str, ...], Any]] = []
-    for name, sub in subs.items():
-        out.extend(_leaves(sub, (*path, name)))
+    for name in command.list_commands(ctx):
+        out.extend(_leaves(command.get_command(ctx, name), (*path, name)))
     return out
 
 
