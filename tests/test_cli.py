@@ -81,6 +81,32 @@ def test_help_does_not_import_heavy_libraries() -> None:
     assert heavy == "", f"deckgen --help imported {heavy}"
 
 
+def test_a_command_builds_only_its_own_group() -> None:
+    """The deck, rules and batch groups become click groups when first asked for (typer
+    builds a pydantic adapter for each option): `deckgen rules ...` builds no deck or
+    batch option. Help lists every command in the same order all the same."""
+    import typer
+
+    root = typer.main.get_command(app)
+    ctx = typer.Context(root)
+    assert isinstance(root, typer.core.TyperGroup)
+    assert "rules" not in root.commands
+    assert "deck" not in root.commands
+    rules = root.get_command(ctx, "rules")
+    assert isinstance(rules, typer.core.TyperGroup)
+    assert "check" in rules.commands
+    assert rules.name == "rules"
+    assert "rules" in root.commands
+    assert "deck" not in root.commands
+    assert "batch" not in root.commands
+    order = ["sets", "demo", "worker", "studio", "deck", "rules", "batch"]
+    assert root.list_commands(ctx) == order
+    assert root.get_command(ctx, "nonsense") is None
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    listed = re.findall(r"^│ (\w+) ", result.output, flags=re.MULTILINE)
+    assert listed == order
+
+
 def test_demo_makes_the_whole_product(runner: CliRunner, tmp_path: Path) -> None:
     import pypdf
 

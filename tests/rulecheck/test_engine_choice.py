@@ -18,6 +18,7 @@ from deckgen.engine.backends.registry import (
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck import fastmatch
 from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.chunks import ChunkTask, remember
 from deckgen.rulespec import load_rules
 
 needs_jit = pytest.mark.skipif(not HAVE_JIT, reason="numba is not installed")
@@ -82,3 +83,41 @@ def test_the_check_takes_numpy_for_a_small_run_and_compiled_for_a_large_one() ->
     big = JIT_MIN_ROUNDS  # one worker: every fast round is this process's
     run_check(spec, CheckOptions(rounds=big, workers=1, judge_rounds=200))
     assert {key[2] for key in fastmatch._ENGINES} == {"compiled board"}
+
+
+class _Spy:
+    """A fast engine that counts the matches it is asked to play."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.played = 0
+
+    def play_matches(self, *args: object, **kwargs: object) -> object:
+        self.played += 1
+        return self.inner.play_matches(*args, **kwargs)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("name", "warm"), [("numpy line", 0), pytest.param("compiled board", 1, marks=needs_jit)]
+)
+def test_an_engine_made_before_the_fork_plays_a_match_only_to_load_machine_code(
+    name: str, warm: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ready`` makes the engine in the parent before the workers fork; only a compiled
+    engine plays a match there (to load numba's machine code once for every worker): a
+    numpy match would only delay every worker (15 ms for partnership)."""
+    spec = load_rules("partnership")
+    remember(spec)
+    task = ChunkTask(spec.raw, None, spec.sha256, 4, ("random",), 1, 0, 0, False, 0.0, 0.0)
+    fastmatch._ENGINES.clear()
+    real = fastmatch.engine_for
+    spies: list[_Spy] = []
+
+    def spying(t: ChunkTask, engine: str) -> _Spy:
+        spies.append(_Spy(real(t, engine)))
+        return spies[-1]
+
+    monkeypatch.setattr(fastmatch, "engine_for", spying)
+    fastmatch.ready(task, name)
+    assert [s.played for s in spies] == [warm]
+    assert {key[2] for key in fastmatch._ENGINES} == {name}  # made all the same
