@@ -99,6 +99,8 @@ class FastLine:
         self.suit: Masks = np.array(t.suit, dtype=self.dtype)
         self.lo = np.array(t.lo, dtype=np.int64)
         self.hi = np.array(t.hi, dtype=np.int64)
+        self.pipsum = np.array(t.pipsum, dtype=np.int64)
+        self.width_mask = np.uint8(8 * np.dtype(self.dtype).itemsize - 1)
         self.value = np.array(t.value, dtype=np.int64)
         self.is_double = np.array(t.is_double, dtype=bool)
         levels = sorted(set(t.value), reverse=True)
@@ -216,13 +218,14 @@ class FastLine:
 
     # ------------------------------------------------------------------ helpers
     def _low_index(self, m: Masks) -> Ints:
+        """Index of the lowest set bit of each mask (0 for an empty one): the count of
+        the bits below it. Below an empty mask lie all its bits, as many as its width,
+        which the width's mask turns into 0."""
         import numpy as np
 
-        low = m & (~m + self.dtype(1))
-        out = np.zeros(m.shape, dtype=np.int64)
-        nz = low != 0
-        out[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
-        return out
+        one = self.dtype(1)
+        below = (m & (~m + one)) - one
+        return (np.bitwise_count(below) & self.width_mask).astype(np.int64)
 
     def _kth(self, m: Masks, k: Ints) -> Ints:
         """Index of the ``k``-th lowest set bit of each mask (k counts from 0)."""
@@ -460,7 +463,7 @@ class FastLine:
             hand = np.where(go, hand & ~b, hand)
             H[ci] = hand
             v = np.where(pe == 0, e0, e1)
-            new = np.where(lo[tile] == v, hi[tile], lo[tile])
+            new = self.pipsum[tile] - v  # the far end (used where the tile is laid)
             e0 = np.where(go & (pe == 0), new, e0)
             e1 = np.where(go & (pe == 1), new, e1)
             played += go
