@@ -104,6 +104,7 @@ def play_match(
     """
     from deckgen.engine import Engine, make_bots
     from deckgen.engine import play_match as play
+    from deckgen.engine.bots import per_seat
 
     spec = load_rules(rules)
     n = players if players is not None else spec.player_counts[0]
@@ -116,7 +117,7 @@ def play_match(
         )
     if not bots:
         bots = ("random",)
-    chosen = [bots[min(seat, len(bots) - 1)] for seat in range(n)]
+    chosen = per_seat(bots, n)
     names = [b if isinstance(b, str) else "random" for b in chosen]
     seats = make_bots(names, n, seed)
     for seat, player in enumerate(chosen):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from deckgen.engine.pimc import PimcBot, parse_options
 from deckgen.engine.players import GreedyBot, Player, RandomBot, SmartBot
@@ -16,6 +17,9 @@ from deckgen.errors import InputError, did_you_mean
 
 BotFactory = Callable[[random.Random, str], Player]
 """Makes a bot from its random stream and the options after its name (``pimc:worlds=50``)."""
+
+
+T = TypeVar("T")
 
 
 def _pimc(rng: random.Random, options: str) -> Player:
@@ -49,13 +53,19 @@ def bot_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"deckgen-bot:{seed}:{seat}")
 
 
+def per_seat(lineup: Sequence[T], players: int) -> list[T]:
+    """Each seat's entry of a line-up (``lineup`` not empty): a line-up shorter than the
+    table repeats its last entry for the remaining seats."""
+    return [lineup[min(seat, len(lineup) - 1)] for seat in range(players)]
+
+
 def make_bots(names: Sequence[str], players: int, seed: int) -> list[Player]:
-    """Bots for every seat from names (the last name repeats for the remaining seats)."""
+    """Bots for every seat from names (:func:`per_seat`)."""
     if not names:
         names = ["random"]
     out: list[Player] = []
-    for seat in range(players):
-        name, _, options = names[min(seat, len(names) - 1)].strip().lower().partition(":")
+    for seat, given in enumerate(per_seat(names, players)):
+        name, _, options = given.strip().lower().partition(":")
         if name not in BOTS:
             hint = did_you_mean(name, BOTS)
             raise InputError(

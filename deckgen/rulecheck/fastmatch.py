@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from deckgen.engine.backends.matches import Matches, block_for
 from deckgen.engine.backends.registry import backend, make
+from deckgen.engine.bots import per_seat
 from deckgen.rulecheck.batchcount import count_batch
 from deckgen.rulecheck.chunks import ChunkTask, _spec, tables_for
 from deckgen.rulecheck.feasibility import drawable_tiles
@@ -63,7 +64,7 @@ def engine_for(task: ChunkTask, name: str) -> BatchEngine:
 
 def seat_kinds(task: ChunkTask) -> tuple[str, ...]:
     """The bot of every seat (a line-up shorter than the table repeats its last bot)."""
-    return tuple(task.bots[min(s, len(task.bots) - 1)] for s in range(task.players))
+    return tuple(per_seat(task.bots, task.players))
 
 
 def ready(task: ChunkTask, name: str) -> None:
