@@ -27,6 +27,7 @@ from deckgen.cli import helptext
 from deckgen.cli.options import JsonOpt, QuietOpt
 from deckgen.cli.output import say, write_json
 from deckgen.errors import DeckgenError
+from deckgen.startup import at_work
 
 helptext.install()
 
@@ -74,6 +75,17 @@ with a pydantic adapter, so a command builds only its own group (all of them: 17
 ``rules`` group alone: 7 ms, of a small rules check's 0.3 s)."""
 
 
+def _work_first(command: Any) -> None:
+    """Every command under ``command`` begins its work by ending the start-up
+    (:func:`deckgen.startup.at_work`), unless it loads its input first."""
+    subcommands = getattr(command, "commands", None)
+    if subcommands is not None:
+        for sub in subcommands.values():
+            _work_first(sub)
+    elif command.callback is not None:
+        command.callback = at_work(command.callback)
+
+
 class _DeckgenGroup(TyperGroup):
     """The root command group: a user error anywhere below becomes one paragraph, exit 2.
 
@@ -96,6 +108,8 @@ class _DeckgenGroup(TyperGroup):
             command = get_command(_GROUPS[cmd_name])
             command.name = cmd_name
             self.add_command(command, cmd_name)
+        if command is not None:
+            _work_first(command)
         return command
 
     def make_context(

@@ -15,6 +15,7 @@ import typer
 from deckgen.cli.options import JsonOpt, player_counts, players_option
 from deckgen.cli.output import write_json, write_text
 from deckgen.errors import InputError
+from deckgen.startup import loads_first
 
 RulesArg = Annotated[
     str,
@@ -83,6 +84,7 @@ def _metrics_line(m: dict[str, Any]) -> str:
     )
 
 
+@loads_first  # the check begins its work when it plays (deckgen.startup)
 def check_command(
     rules: RulesArg,
     rounds: Annotated[

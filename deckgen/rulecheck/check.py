@@ -38,6 +38,7 @@ from deckgen.rulecheck.tally import (
     merged,
 )
 from deckgen.rulespec import RuleSpec
+from deckgen.startup import working
 
 CHUNK_ROUNDS = 1000
 """Rounds per chunk of the reference engine (about 0.1 s of work)."""
@@ -366,6 +367,7 @@ def run_check(
             ready(plan.base, plan.engine)  # its machine code serves every player count
     m = spec.params.match
     fixed = m.end == "rounds" and m.tie != "play_on"  # exactly the rounds asked for
+    working()  # the command line's start-up ends here (deckgen.startup), before any fork
     with ExitStack() as stack:
         # With a compiled engine to load, the judge starts on the other cores at once,
         # while this process loads numba; the fast path's workers fork afterwards
