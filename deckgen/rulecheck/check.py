@@ -31,6 +31,7 @@ from deckgen.rulecheck.chunks import ChunkTask, remember, run_chunk, tables_for
 from deckgen.rulecheck.decisions import DecisionCount
 from deckgen.rulecheck.fastmatch import FastTask, ready, run_fast_chunk
 from deckgen.rulecheck.feasibility import feasibility
+from deckgen.rulecheck.statics import spec_findings
 from deckgen.rulecheck.tally import (
     DEFAULT_SECONDS_PER_TURN,
     DEFAULT_SETUP_SECONDS_PER_ROUND,
@@ -110,6 +111,9 @@ class CheckResult:
     workers: int
     seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
+    said_before: list[dict[str, Any]] | None = None
+    """What the file says before any play (:func:`~deckgen.rulecheck.statics.spec_findings`),
+    found while the workers played the first chunks."""
 
 
 def parse_lineup(text: str, players: int) -> tuple[str, ...]:
@@ -388,6 +392,8 @@ def run_check(
                     plan.fast_tasks.append(FastTask(plan.base, i, count, plan.engine))
         # a fixed length needs no sizing: no worker waits
         _submit_fast(pool, [p for p in plans if p.engine not in late], pending)
+        # this process has nothing to do until the pilots come back: it reads the file
+        said_before = spec_findings(spec)
         for plan, pilot_future in zip(plans, pilots, strict=True):
             pilot = pilot_future.result()
             plan.ref_done[0] = pilot
@@ -468,7 +474,9 @@ def run_check(
             Run(plan.players, plan.lineup, plan.bots, stats, judge, path, plan.why_not_fast,
                 plan.base.seed, judge.decisions)
         )  # fmt: skip
-    return CheckResult(spec, opts, runs, feas, workers, time.perf_counter() - started)
+    return CheckResult(
+        spec, opts, runs, feas, workers, time.perf_counter() - started, said_before=said_before
+    )
 
 
 def _share(pending: dict[Future[Any], tuple[_Plan, str, int]], pool: Executor) -> int:

@@ -15,15 +15,14 @@ from typing import Any
 
 from deckgen.rulecheck.batchcount import fast_clauses
 from deckgen.rulecheck.check import CheckResult, Run
-from deckgen.rulecheck.diagnostics import diagnose_players, diagnose_texts
+from deckgen.rulecheck.diagnostics import diagnose_players
 from deckgen.rulecheck.messages import said, say
 from deckgen.rulecheck.metrics import metrics_of
 from deckgen.rulecheck.reachability import why_never
 from deckgen.rulecheck.severity import graded, worst
-from deckgen.rulecheck.statics import static_findings
+from deckgen.rulecheck.statics import spec_findings
 from deckgen.rulecheck.stats import Mean, Proportion, wilson
 from deckgen.rulecheck.tally import GapCount, PlayTally
-from deckgen.rulecheck.textcheck import check_texts
 from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
 
 REPORT_FORMAT = "deckgen-rules-check"
@@ -397,19 +396,6 @@ def add_findings(report: dict[str, Any], findings: list[dict[str, Any]]) -> None
     report["exit_code"] = EXIT_CODES[verdict]
 
 
-def spec_findings(spec: RuleSpec) -> list[dict[str, Any]]:
-    """What the file says before any play: its texts against its parameters, and the
-    rules its parameters make dead (graded)."""
-    found = diagnose_texts(spec) + check_texts(spec) + static_findings(spec)
-    seen: set[str] = set()
-    out = []
-    for f in found:
-        if f["message"] not in seen:
-            seen.add(f["message"])
-            out.append(f)
-    return graded(out)
-
-
 def build_report(result: CheckResult) -> dict[str, Any]:
     """The JSON-ready report of a check run."""
     spec = result.spec
@@ -418,7 +404,9 @@ def build_report(result: CheckResult) -> dict[str, Any]:
     per = {
         str(n): _per_players(result, n, [r for r in result.runs if r.players == n]) for n in counts
     }
-    warnings = spec_findings(spec)
+    # what the file says before any play (found while the workers played, or now)
+    said_before = result.said_before if result.said_before is not None else spec_findings(spec)
+    warnings = [dict(f) for f in said_before]
     dead = {f["param"] for f in warnings if f["id"] == "dead_clause" and f.get("param")}
     for sec in per.values():
         sec["warnings"] = [

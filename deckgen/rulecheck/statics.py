@@ -1,6 +1,9 @@
-"""What the parameters alone say about a rules file, before a single round is played.
+"""What a rules file says before a single round is played.
 
-Takes a :class:`~deckgen.rulespec.RuleSpec`; gives findings (the JSON-ready dicts of
+:func:`spec_findings` gathers it all: the texts against the parameters
+(:mod:`~deckgen.rulecheck.textcheck`, :func:`~deckgen.rulecheck.diagnostics.diagnose_texts`)
+and what the parameters alone say (:func:`static_findings`). Takes a
+:class:`~deckgen.rulespec.RuleSpec`; gives findings (the JSON-ready dicts of
 :mod:`deckgen.rulecheck.diagnostics`): rules that can never decide anything under
 these parameters (a redeal threshold no hand reaches, a special tile value equal to
 the tile's pips, draw rules without a stock, a clause for a rule the parameters do
@@ -12,11 +15,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckgen.rulecheck.diagnostics import WarningId, finding
+from deckgen.rulecheck.diagnostics import WarningId, diagnose_texts, finding
 from deckgen.rulecheck.feasibility import feasibility
 from deckgen.rulecheck.messages import said
 from deckgen.rulecheck.reachability import proof_of
+from deckgen.rulecheck.severity import graded
+from deckgen.rulecheck.textcheck import check_texts
 from deckgen.rulespec import ENGINE_CLAUSES, RuleSpec
+
+
+def spec_findings(spec: RuleSpec) -> list[dict[str, Any]]:
+    """What the file says before any play: its texts against its parameters, and the
+    rules its parameters make dead (graded)."""
+    found = diagnose_texts(spec) + check_texts(spec) + static_findings(spec)
+    seen: set[str] = set()
+    out = []
+    for f in found:
+        if f["message"] not in seen:
+            seen.add(f["message"])
+            out.append(f)
+    return graded(out)
 
 
 def _finding(wid: WarningId, text: dict[str, Any], param: str | None) -> dict[str, Any]:

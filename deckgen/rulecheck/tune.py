@@ -196,7 +196,8 @@ def play_variant(
     had: frozenset[str] = frozenset(),
 ) -> None:
     from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.report import build_report, spec_findings
+    from deckgen.rulecheck.report import build_report
+    from deckgen.rulecheck.statics import spec_findings
 
     opts = CheckOptions(rounds=rounds, players=(players,), seed=seed, workers=1)
     report = build_report(run_check(spec, opts))

@@ -72,7 +72,8 @@ def report(rules_id: str) -> dict[str, Any]:
     """A real check of ``rules_id`` with tight limits, and the findings of a text defect
     and of an ambiguous clause added the way the check adds late findings."""
     from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.report import add_findings, build_report, spec_findings
+    from deckgen.rulecheck.report import add_findings, build_report
+    from deckgen.rulecheck.statics import spec_findings
 
     spec = load_rules(rules_id)
     raw = copy.deepcopy(spec.raw)

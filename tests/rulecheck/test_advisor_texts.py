@@ -12,8 +12,8 @@ from collections import defaultdict
 import pytest
 from advisor_corpus import Mutant, corpus
 
-from deckgen.rulecheck.report import spec_findings
 from deckgen.rulecheck.severity import grade
+from deckgen.rulecheck.statics import spec_findings
 from deckgen.rulespec import list_rules, load_rules
 
 CORPUS = corpus()

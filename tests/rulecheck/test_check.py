@@ -217,3 +217,26 @@ def test_documented_stable_keys_exist_in_a_report() -> None:
                                          "winner", "0", "1", "shared", "none", "ci95",
                                          "branching_factor"}  # fmt: skip
     assert not missing, missing
+
+
+def test_what_the_file_says_before_play_is_found_while_the_workers_play() -> None:
+    """The texts against the parameters are read while the first chunks play; the report
+    carries the same findings as when it reads them itself."""
+    import copy
+
+    from deckgen.rulecheck.statics import spec_findings
+    from deckgen.rulespec import rules_from_data
+
+    raw = copy.deepcopy(load_rules("card-domino").raw)
+    clause = next(c for c in raw["clause"] if c["id"] == "play.draw_limit")
+    clause["text"]["en"] = clause["text"]["en"].replace("{draw_limit_word}", "five")
+    spec = rules_from_data(raw)
+    result = run_check(spec, CheckOptions(rounds=2000, players=(2,), workers=2))
+    assert result.said_before is not None
+    messages = [f["message"] for f in result.said_before]
+    assert messages == [f["message"] for f in spec_findings(spec)]
+    assert any("five" in m for m in messages), messages
+    report = build_report(result)
+    alone = build_report(replace(result, said_before=None))
+    assert report["warnings"] == alone["warnings"]
+    assert {f["message"] for f in result.said_before} <= {w["message"] for w in report["warnings"]}
