@@ -15,7 +15,7 @@ kernel's random draws and choices (``tests/engine/test_conformance.py``).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import floor
 from typing import Any
 
@@ -123,12 +123,15 @@ class Engine:
         deal: DealRecord | None = None,
         record: bool = False,
         sink: list[Action] | None = None,
+        offered: Callable[[Sequence[Move]], object] | None = None,
     ) -> RoundResult:
         """Play one round and return its result (with deal and actions if ``record``).
 
         ``deal`` replays a recorded deal instead of shuffling; ``sink`` is a list the
         actions are appended to as they happen (it implies ``record``), so a caller
-        sees the actions taken so far even when a player raises.
+        sees the actions taken so far even when a player raises. ``offered`` is called
+        with the legal moves of every decision before the player chooses (the rules
+        check counts a player's choices with it).
         """
         if len(players) != self.players:
             raise ValueError(f"need {self.players} players, got {len(players)}")
@@ -137,7 +140,7 @@ class Engine:
             if round_no == 1 and prev_starter < 0 and prev_winner < 0
             else RoundStart(round_no, prev_starter, prev_winner)
         )
-        if self._lean is not None and deal is None and not record and sink is None:
+        if self._lean is not None and deal is None and not record and sink is None and not offered:
             rand_fast = self._random_methods(players)
             if rand_fast is not None and not self.check:
                 return self._lean.play(rng, rand_fast, start)
@@ -150,6 +153,8 @@ class Engine:
         while not state.end:
             moves = state.legal_moves()
             seat = state.seat
+            if offered is not None:
+                offered(moves)
             r = rand[seat]
             if r is not None:  # a random bot, inline: one random() per decision
                 mv = moves[floor(r() * len(moves))]

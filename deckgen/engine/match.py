@@ -10,9 +10,10 @@ whatever the bots.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from deckgen.engine.core import Engine
+from deckgen.engine.moves import Move
 from deckgen.engine.players import Player
 from deckgen.engine.results import END_OUT, Gap, MatchResult, RoundResult
 from deckgen.engine.setup import RoundStart
@@ -97,8 +98,10 @@ def play_match(
     seed: int,
     *,
     record: bool = False,
+    offered: Callable[[Sequence[Move]], object] | None = None,
 ) -> MatchResult:
-    """Play a match to its end and return its result."""
+    """Play a match to its end and return its result (``offered``: called with the legal
+    moves of every decision, see :meth:`~deckgen.engine.core.Engine.play_round`)."""
     rng = random.Random(seed)
     t = engine.t
     totals = [0] * len(t.sides)
@@ -117,6 +120,7 @@ def play_match(
             prev_winner=start.prev_winner,
             totals=tuple(totals),
             record=record,
+            offered=offered,
         )
         rounds.append(r)
         for i, p in enumerate(r.points):

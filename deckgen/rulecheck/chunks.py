@@ -23,7 +23,7 @@ from deckgen.engine.backends.matches import Matches
 from deckgen.engine.backends.rounds import rounds_of
 from deckgen.engine.players import Player
 from deckgen.engine.tables import Tables
-from deckgen.rulecheck.decisions import Counting, DecisionCount, count_match
+from deckgen.rulecheck.decisions import DecisionCount, count_match
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.tally import Failure, PlayTally, count_matches
 from deckgen.rulespec import RuleSpec, rules_from_data
@@ -122,12 +122,11 @@ def run_chunk(task: ChunkTask) -> PlayTally:
     for k in range(task.first, task.first + task.count):
         seed = match_seed(task.seed, k)
         bots: list[Player] = make_bots(list(task.bots), task.players, seed)
-        counting: list[Counting] = []
-        if tally.decisions is not None:  # the engine's general path plays these anyway
-            counting = [Counting(b, tally.decisions) for b in bots]
-            bots = list(counting)
+        decisions = tally.decisions
+        if decisions is not None:
+            decisions.asked = 0  # what a failed match saw counts for nothing
         try:
-            result = play_match(engine, bots, seed)
+            result = play_match(engine, bots, seed, offered=decisions.offer if decisions else None)
         except InvariantError as exc:
             tally.failures.append(Failure(seed, "invariant", str(exc)))
             continue
@@ -137,9 +136,9 @@ def run_chunk(task: ChunkTask) -> PlayTally:
             continue
         tally.judge_match(result, seed, checked=task.check_invariants)
         played.append(result)
-        if tally.decisions is not None:
-            count_match(counting, sum(r.turns for r in result.rounds), tally.decisions)
-            tally.decisions.rounds += len(result.rounds)
+        if decisions is not None:
+            count_match(decisions, sum(r.turns for r in result.rounds))
+            decisions.rounds += len(result.rounds)
     if played:
         count_matches(tally, matches_of(played, tally.sides), engine.t.side_of)
     return tally

@@ -44,6 +44,11 @@ class Mean:
         if x > self.maximum:
             self.maximum = x
 
+    def add_same(self, x: float, n: int) -> None:
+        """Add ``x`` ``n`` times (as ``n`` calls of :meth:`add`, at once)."""
+        if n > 0:
+            self.merge(Mean(n, x, 0.0, x, x))
+
     def merge(self, other: Mean) -> None:
         if other.count == 0:
             return

@@ -24,9 +24,10 @@ from deckgen.engine import InvariantError, MatchResult, make_bots, play_match
 from deckgen.engine.backends.matches import Matches
 from deckgen.engine.backends.registry import choose, make
 from deckgen.engine.backends.rounds import END_CODES, Rounds
-from deckgen.engine.players import Player
+from deckgen.engine.moves import Move
+from deckgen.engine.players import Player, PlayerView
 from deckgen.rulecheck.chunks import ChunkTask, engine_for, match_seed, run_chunk
-from deckgen.rulecheck.decisions import Counting, DecisionCount, count_match
+from deckgen.rulecheck.decisions import DecisionCount
 from deckgen.rulecheck.feasibility import drawable_tiles
 from deckgen.rulecheck.stats import Mean, Proportion, Tally
 from deckgen.rulecheck.tally import (
@@ -40,6 +41,33 @@ from deckgen.rulecheck.tally import (
 from deckgen.rulespec import RuleSpec, load_rules
 
 # ---------------------------------------------------------------- the plain way
+
+
+class PlainCounting:
+    """A bot that counts the distinct moves it is offered, then lets the real bot
+    choose (the check's engine shows it its decisions instead)."""
+
+    def __init__(self, inner: Player, count: DecisionCount) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.count = count
+        self.asked = 0
+
+    def choose(self, view: PlayerView, moves: Sequence[Move]) -> Move:
+        k = len({(m.tile, m.value) for m in moves})
+        self.asked += 1
+        self.count.options.add(k)
+        if k >= 2:
+            self.count.choices += 1
+        return self.inner.choose(view, moves)
+
+
+def plain_count_match(wrapped: Sequence[PlainCounting], turns: int, count: DecisionCount) -> None:
+    """The turns on which no bot was asked offered one option, added one by one."""
+    asked = sum(w.asked for w in wrapped)
+    for _ in range(max(0, turns - asked)):
+        count.options.add(1)
+    count.turns += max(turns, asked)
 
 
 @dataclass(frozen=True)
@@ -247,9 +275,9 @@ def plain_chunk(task: ChunkTask) -> PlayTally:
     for k in range(task.first, task.first + task.count):
         seed = match_seed(task.seed, k)
         bots: list[Player] = make_bots(list(task.bots), task.players, seed)
-        counting: list[Counting] = []
+        counting: list[PlainCounting] = []
         if decisions is not None:
-            counting = [Counting(b, decisions) for b in bots]
+            counting = [PlainCounting(b, decisions) for b in bots]
             bots = list(counting)
         try:
             result = play_match(engine, bots, seed)
@@ -262,7 +290,7 @@ def plain_chunk(task: ChunkTask) -> PlayTally:
             continue
         played.append(plain_match(result, seed))
         if decisions is not None:
-            count_match(counting, sum(r.turns for r in result.rounds), decisions)
+            plain_count_match(counting, sum(r.turns for r in result.rounds), decisions)
             decisions.rounds += len(result.rounds)
     t = PlayTally(task.players, len(engine.t.sides), task.seconds_per_turn, task.setup_seconds)
     t.drawable = drawable_tiles(spec, task.players)

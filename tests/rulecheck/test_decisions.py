@@ -1,6 +1,7 @@
 """Decision moves and the branching factor are counted on the judge's own rounds (those
-played with invariant checks), by bots that only count: the matches are the same as
-without counting, and the counts agree with the legal moves of the rounds played."""
+played with invariant checks), from the moves the engine offers at each decision: the
+matches are the same as without counting, and the counts agree with the legal moves of
+the rounds played."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from deckgen.engine.moves import Move
 from deckgen.engine.players import Player, PlayerView
 from deckgen.rulecheck.check import CheckOptions, run_check
 from deckgen.rulecheck.chunks import ChunkTask, match_seed, run_chunk
-from deckgen.rulecheck.decisions import Counting, DecisionCount
+from deckgen.rulecheck.decisions import DecisionCount, count_match
+from deckgen.rulecheck.stats import Mean
 from deckgen.rulespec import load_rules
 
 
@@ -54,7 +56,8 @@ class _Recorder:
 
 
 def test_counts_agree_with_the_moves_offered() -> None:
-    """A second count, by another wrapper around the same bots, of the same matches."""
+    """A second count, by a wrapper around the same bots (the engine asks them, instead
+    of choosing for a random bot itself), of the same matches."""
     spec = load_rules("card-domino")
     task = _task("card-domino", 3, ("random",), True)
     tally = run_chunk(task)
@@ -87,8 +90,6 @@ def test_the_check_reports_decisions_from_the_judge() -> None:
 
 def test_counts_merge() -> None:
     a, b = DecisionCount(), DecisionCount()
-    wrapped = Counting(make_bots(["random"], 2, 1)[0], a)
-    assert wrapped.name == "random"
     a.turns, a.choices, a.rounds = 10, 4, 2
     b.turns, b.choices, b.rounds = 5, 1, 1
     a.options.add(3)
@@ -123,3 +124,20 @@ def test_no_invariant_rounds_when_asked_for_none() -> None:
     assert run.judge.rounds >= 600
     assert run.judge.invariant_rounds == 0
     assert run.decisions is None
+
+
+def test_turns_without_a_question_offer_one_option() -> None:
+    """A match of 10 turns in which the players were asked 4 times: 6 turns offered one
+    option; the count starts afresh for the next match."""
+    count = DecisionCount()
+    for k in (3, 1, 2, 5):
+        count.offer([Move(tile, 0, 1) for tile in range(k)] + [Move(0, 1, 1)])  # one twice
+    count_match(count, 10)
+    assert (count.turns, count.choices, count.asked) == (10, 3, 0)
+    assert count.options.count == 10
+    assert count.options.mean == (3 + 1 + 2 + 5 + 6) / 10
+    assert (count.options.minimum, count.options.maximum) == (1, 5)
+    one_by_one = Mean()
+    for x in (3, 1, 2, 5, 1, 1, 1, 1, 1, 1):
+        one_by_one.add(x)
+    assert abs(count.options.variance - one_by_one.variance) < 1e-12
