@@ -24,26 +24,33 @@ class DecisionCount:
     """Turns, the turns with a real choice, and the options per turn."""
 
     turns: int = 0
-    choices: int = 0
-    """Turns that offered two or more distinct moves."""
-    options: Mean = field(default_factory=Mean)
-    """Distinct moves offered per turn (1 on turns without a choice)."""
+    offered: dict[int, int] = field(default_factory=dict)
+    """Turns by the number of distinct moves they offered (1 on turns without a choice)."""
     rounds: int = 0
     asked: int = 0
     """Decisions seen in the match being played (:func:`count_match` settles them)."""
 
     def offer(self, moves: Sequence[Move]) -> None:
         """A player is asked to choose among ``moves`` (the engine's ``offered``)."""
-        k = len({(m.tile, m.value) for m in moves})
+        n = len(moves)
+        k = n if n < 2 else len({(m.tile, m.value) for m in moves})
         self.asked += 1
-        self.options.add(k)
-        if k >= 2:
-            self.choices += 1
+        self.offered[k] = self.offered.get(k, 0) + 1
+
+    @property
+    def choices(self) -> int:
+        """Turns that offered two or more distinct moves."""
+        return sum(n for k, n in self.offered.items() if k >= 2)
+
+    @property
+    def options(self) -> Mean:
+        """Distinct moves offered per turn."""
+        return Mean.of_counts(self.offered)
 
     def merge(self, other: DecisionCount) -> None:
         self.turns += other.turns
-        self.choices += other.choices
-        self.options.merge(other.options)
+        for k, n in other.offered.items():
+            self.offered[k] = self.offered.get(k, 0) + n
         self.rounds += other.rounds
 
     def to_json(self) -> dict[str, object]:
@@ -61,6 +68,7 @@ def count_match(count: DecisionCount, turns: int) -> None:
     (:meth:`DecisionCount.offer`): the turns on which no player was asked (drawing,
     passing, a forced lead) offered one option."""
     asked = count.asked
-    count.options.add_same(1, max(0, turns - asked))
+    if turns > asked:
+        count.offered[1] = count.offered.get(1, 0) + turns - asked
     count.turns += max(turns, asked)
     count.asked = 0

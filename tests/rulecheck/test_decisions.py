@@ -90,14 +90,13 @@ def test_the_check_reports_decisions_from_the_judge() -> None:
 
 def test_counts_merge() -> None:
     a, b = DecisionCount(), DecisionCount()
-    a.turns, a.choices, a.rounds = 10, 4, 2
-    b.turns, b.choices, b.rounds = 5, 1, 1
-    a.options.add(3)
-    b.options.add(1)
+    a.turns, a.offered, a.rounds = 10, {1: 6, 2: 3, 3: 1}, 2
+    b.turns, b.offered, b.rounds = 5, {1: 4, 4: 1}, 1
     a.merge(b)
     assert (a.turns, a.choices, a.rounds) == (15, 5, 3)
-    assert a.options.count == 2
-    assert a.options.mean == 2.0
+    assert a.offered == {1: 10, 2: 3, 3: 1, 4: 1}
+    assert a.options.count == 15
+    assert a.options.mean == (10 + 6 + 3 + 4) / 15
 
 
 def test_the_partnership_clause_is_no_warning_where_nobody_has_a_partner() -> None:
