@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckgen.engine import make_bots
-from deckgen.engine.backends.matches import block_for
 from deckgen.engine.backends.registry import choose, unsupported
 from deckgen.errors import InputError
 from deckgen.progress import CollectingReporter, Reporter
@@ -43,6 +42,11 @@ from deckgen.rulespec import RuleSpec
 from deckgen.startup import working
 
 CHUNK_ROUNDS = 1000
+PILOT_SLACK = 1.15
+"""A fast chunk of matches to a target starts this many times fewer matches than the
+pilot's rounds a match call for (its few matches may put a match a tenth too short);
+more follow at the length the first ones showed, until the chunk holds its rounds
+(:func:`~deckgen.engine.backends.matches.play_matches`)."""
 HANDOVER_SECONDS = 0.0002
 """How long this process's other threads wait at most for their turn while a check
 runs (Python switches threads every 5 ms unless told otherwise; see
@@ -434,11 +438,12 @@ def run_check(
                 # matches of varying length: enough chunks, the prefix is kept; smaller
                 # chunks for small runs: the kept prefix overshoots less
                 chunk_rounds = fast_chunk_rounds(opts.rounds)
-                plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds))
+                plan.fast_size = max(1, round(chunk_rounds / plan.est_rounds / PILOT_SLACK))
                 chunks = math.ceil(opts.rounds / chunk_rounds)
-                block = block_for(plan.est_rounds)
                 plan.fast_tasks = [
-                    FastTask(plan.base, i, plan.fast_size, plan.engine, block, chunk_rounds)
+                    FastTask(
+                        plan.base, i, plan.fast_size, plan.engine, plan.est_rounds, chunk_rounds
+                    )
                     for i in range(chunks)
                 ]
                 if plan.engine not in late:
@@ -474,7 +479,7 @@ def run_check(
                     break
                 last = plan.fast_tasks[-1]
                 task = FastTask(
-                    plan.base, nxt, plan.fast_size, plan.engine, last.block, last.rounds
+                    plan.base, nxt, plan.fast_size, plan.engine, last.per_match, last.rounds
                 )
                 _collect({pool.submit(run_fast_chunk, task): (plan, "fast", nxt)}, reporter)
         reporter.finish()

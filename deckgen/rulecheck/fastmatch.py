@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deckgen.engine.backends.matches import Matches, block_for
+from deckgen.engine.backends.matches import Matches
 from deckgen.engine.backends.registry import backend, make
 from deckgen.engine.bots import per_seat
 from deckgen.rulecheck.batchcount import count_batch
@@ -40,9 +40,9 @@ class FastTask:
     engine: str
     """The fast engine that plays them, by its registry name (the check chose it:
     :func:`deckgen.engine.backends.registry.choose`)."""
-    block: int = 1
-    """Rounds of each running match per batch, for matches to a target (see
-    :func:`~deckgen.engine.backends.matches.block_for`)."""
+    per_match: float = 4.0
+    """Rounds a match of varying length lasts, as the pilot played them: the batches are
+    sized by it (:func:`~deckgen.engine.backends.matches.play_matches`)."""
     rounds: int = 0
     """If set, more matches follow the first ``count`` until the chunk holds at least
     this many rounds (matches to a target: a chunk of rounds, however long they last)."""
@@ -77,7 +77,7 @@ def ready(task: ChunkTask, name: str) -> None:
 
     engine = engine_for(task, name)
     if backend(name).compiled:
-        engine.play_matches(np.random.default_rng(0), 1, seat_kinds(task), block_for(4.0))
+        engine.play_matches(np.random.default_rng(0), 1, seat_kinds(task))
 
 
 SLICE_ROUNDS = 400
@@ -101,11 +101,11 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     line = engine_for(c, task.engine)
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
     kinds = seat_kinds(c)
-    ms = line.play_matches(rng, task.count, kinds, task.block)
+    ms = line.play_matches(rng, task.count, kinds, task.per_match, task.rounds)
     while len(ms.match_of) < task.rounds:  # a chunk of rounds: top up with more matches
         got = len(ms.match_of)
         more = math.ceil((task.rounds - got) * ms.count / max(1, got) * TOP_UP) if got else 1
-        ms = Matches.concat([ms, line.play_matches(rng, more, kinds, task.block)])
+        ms = Matches.concat([ms, line.play_matches(rng, more, kinds, task.per_match)])
     m = line.spec.params.match
     if m.end == "rounds" and m.tie != "play_on":  # the chunks hold exactly what is asked
         per = ms.count

@@ -18,7 +18,7 @@ from deckgen.engine.backends import jit_board
 from deckgen.engine.backends.jit import HAVE_JIT, python_source
 from deckgen.engine.backends.jit_board import JitBoard
 from deckgen.engine.backends.jit_trains import JitTrains
-from deckgen.engine.backends.matches import _waves
+from deckgen.engine.backends.matches import FIRST, SEAT, _pooled
 from deckgen.engine.backends.numpy_line import FastLine
 from deckgen.engine.backends.protocol import Replay
 from deckgen.engine.backends.rounds import Deals, Rounds, RoundStreams
@@ -91,25 +91,41 @@ class _Logged(random.Random):
 
 
 class _Replayed(JitBoard):
-    """The compiled engine dealing the kernel's recorded deals, wave after wave, and
-    deciding with the numbers the kernel's bots used in each round."""
+    """The compiled engine dealing the kernel's recorded rounds in the order the fast
+    match logic takes them from its pools (wave after wave, match after match: the
+    first rounds, then each later round from the pool of the seat the kernel had start
+    it), and deciding with the numbers the kernel's bots used in each round. Rows the
+    matches never take get the first match's first round."""
 
     def __init__(
         self, spec: RuleSpec, players: int, matches: list[tuple[MatchResult, list[list[float]]]]
     ) -> None:
         super().__init__(spec, compile_tables(spec, players))
         self.matches = matches
-        self.wave = 0
-        self.active: list[int] = []
+        op = spec.params.opening
+        same_rule = op.later_starter in ("same_rule", None)
+        assert same_rule or op.later_starter == "next_seat"
+        assert not (same_rule and op.later_lead == "any"), "no such case among the files here"
+        self.queue: dict[int, list[tuple[int, int]]] = {}
+        for w in range(max(len(m.rounds) for m, _ in matches)):
+            for i, (m, _) in enumerate(matches):
+                if len(m.rounds) > w:
+                    pool = FIRST if w == 0 or same_rule else SEAT + m.rounds[w].starter
+                    self.queue.setdefault(pool, []).append((i, w))
+        self.first = np.zeros(0, dtype=bool)
+
+    def _next(self, pool: int) -> tuple[int, int]:
+        q = self.queue.get(pool, [])
+        return q.pop(0) if q else (0, 0)
 
     def deal(self, rng: Any, count: int, first_rule: np.ndarray | None = None) -> Deals:
-        w = self.wave
-        self.active = [i for i, (m, _) in enumerate(self.matches) if len(m.rounds) > w]
-        assert len(self.active) == count, (
-            f"round {w + 1}: the fast match logic plays {count} matches on, "
-            f"the kernel {len(self.active)}"
-        )
-        return _replay_deals(self, [_as_round(self.matches[i][0], w) for i in self.active])
+        assert first_rule is not None
+        self.first = first_rule.copy()
+        self.rows = [self._next(FIRST) if f else (0, 0) for f in first_rule]
+        return self._deals()
+
+    def _deals(self) -> Deals:
+        return _replay_deals(self, [_as_round(self.matches[i][0], w) for i, w in self.rows])
 
     def play(
         self,
@@ -120,14 +136,16 @@ class _Replayed(JitBoard):
         kinds: tuple[str, ...],
         rng: Any,
     ) -> Rounds:
-        w = self.wave
-        self.wave += 1
-        width = max(len(self.matches[i][1][w]) for i in self.active) + 1
-        numbers = np.zeros((len(self.active), width))
-        for k, i in enumerate(self.active):
+        for r in np.nonzero(~self.first)[0]:  # a later round: the pool of its starter
+            self.rows[r] = self._next(SEAT + int(starter[r]))
+        width = max(len(self.matches[i][1][w]) for i, w in self.rows) + 1
+        numbers = np.zeros((len(self.rows), width))
+        for k, (i, w) in enumerate(self.rows):
             used = self.matches[i][1][w]
             numbers[k, : len(used)] = used
-        return super().play(deals, starter, lead_tile, lead_any, kinds, RoundStreams(numbers))
+        return super().play(
+            self._deals(), starter, lead_tile, lead_any, kinds, RoundStreams(numbers)
+        )
 
 
 def _as_round(m: MatchResult, w: int) -> RoundResult:
@@ -166,7 +184,8 @@ def test_fast_matches_end_as_the_kernels(rid: str, n: int) -> None:
     spec = SPECS[rid]
     kernel = _kernel_matches(spec, n, 24)
     line = _Replayed(spec, n, kernel)
-    ms = _waves(line, np.random.default_rng(0), len(kernel), ("random",) * n)
+    per_match = float(np.mean([len(m.rounds) for m, _ in kernel]))
+    ms = _pooled(line, np.random.default_rng(0), len(kernel), ("random",) * n, per_match)
     for i, (m, _) in enumerate(kernel):
         mine = np.nonzero(ms.match_of == i)[0]
         case = f"{rid}, {n} players, match {i}"
@@ -185,7 +204,7 @@ def test_fast_matches_end_as_the_kernels(rid: str, n: int) -> None:
 def test_the_fast_count_names_partners_only_where_there_are_some(n: int, teams: bool) -> None:
     spec = SPECS["all-fives"]  # teams only at 4 (``opposite_at_4``)
     line = JitBoard(spec, compile_tables(spec, n))
-    ms = _waves(line, np.random.default_rng(3), 20, ("random",) * n)
+    ms = _pooled(line, np.random.default_rng(3), 20, ("random",) * n, 4.0)
     tally = PlayTally(n, line.nsides, 10.0, 30.0)
     count_batch(tally, spec, ms)
     assert ("setup.teams" in tally.clause_rounds) == teams

@@ -597,7 +597,12 @@ class JitTrains:
         return self.play_rounds(dealt, kinds, np.random.default_rng(0), fn)
 
     def play_matches(
-        self, rng: Any, matches: int, kinds: tuple[str, ...], block: int = 1
+        self,
+        rng: Any,
+        matches: int,
+        kinds: tuple[str, ...],
+        per_match: float = 4.0,
+        rounds: int = 0,
     ) -> Matches:
         """Every round of ``matches`` matches of the file's fixed number of rounds, in one
         compiled call (match-major order), as the kernel's

@@ -80,12 +80,17 @@ class FastLine:
         return self.play(deals, starter, lead, lead_any, kinds, RoundStreams(given.numbers))
 
     def play_matches(
-        self, rng: np.random.Generator, matches: int, kinds: tuple[str, ...], block: int = 1
+        self,
+        rng: np.random.Generator,
+        matches: int,
+        kinds: tuple[str, ...],
+        per_match: float = 4.0,
+        rounds: int = 0,
     ) -> Matches:
         """Whole matches (:func:`deckgen.engine.backends.matches.play_matches`)."""
         from deckgen.engine.backends.matches import play_matches
 
-        return play_matches(self, rng, matches, kinds, block)
+        return play_matches(self, rng, matches, kinds, per_match, rounds)
 
     def __init__(self, spec: RuleSpec, t: Tables) -> None:
         import numpy as np

@@ -73,8 +73,15 @@ class BatchEngine(FastEngine, Protocol):
     """A fast engine that plays whole matches in batches (the rules check's)."""
 
     def play_matches(
-        self, rng: np.random.Generator, matches: int, kinds: tuple[str, ...], block: int = 1
+        self,
+        rng: np.random.Generator,
+        matches: int,
+        kinds: tuple[str, ...],
+        per_match: float = 4.0,
+        rounds: int = 0,
     ) -> Matches:
-        """``matches`` whole matches dealt and decided from ``rng`` (matches to a target
-        ``block`` rounds at a time, see :mod:`deckgen.engine.backends.matches`)."""
+        """``matches`` whole matches dealt and decided from ``rng``, and for matches of
+        varying length more until they hold ``rounds`` rounds (``per_match``: the rounds
+        a match is expected to last, which sizes the batches, see
+        :mod:`deckgen.engine.backends.matches`)."""
         ...

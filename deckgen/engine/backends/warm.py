@@ -20,7 +20,6 @@ def warm() -> list[str]:
     numba)."""
     import numpy as np
 
-    from deckgen.engine.backends.matches import block_for
     from deckgen.engine.backends.registry import choose
     from deckgen.engine.tables import compile_tables
     from deckgen.rulespec import list_rules
@@ -37,7 +36,7 @@ def warm() -> list[str]:
             backend = choose(spec, t, kinds, rounds_per_worker=1 << 62)
             if backend is None:
                 continue
-            backend.make(spec, t).play_matches(rng, 2, kinds, block_for(4.0))
+            backend.make(spec, t).play_matches(rng, 2, kinds)
             names.append(backend.name)
         done.append(f"{spec.id}: {', '.join(sorted(set(names)))}")
     return done
