@@ -80,3 +80,28 @@ def test_fast_path_is_offered_only_where_it_applies() -> None:
     twelve = _why("double-twelve", 2, ("random",))  # crossed doubles: compiled only
     assert twelve is None if HAVE_JIT else "numba" in (twelve or "")
     assert "smart" in (_why("two-player", 2, ("smart",)) or "")
+
+
+@pytest.mark.parametrize(("rid", "players", "changes"), [
+    ("partnership", 4, {}),
+    ("block-classic", 2, {"set": "double-9"}),
+])  # fmt: skip
+def test_hand_values_are_the_tiles_values_added_up(
+    rid: str, players: int, changes: dict[str, str]
+) -> None:
+    """The numpy engine adds a hand's value byte by byte from tables: the same as adding
+    the value of every tile in it, for a double-6 and a double-9 set, full hands too."""
+    import numpy as np
+
+    from deckgen.engine.backends.numpy_line import FastLine
+
+    spec = load_rules(rid).with_changes(changes) if changes else load_rules(rid)
+    t = compile_tables(spec, players)
+    line = FastLine(spec, t)
+    rng = np.random.default_rng(4)
+    hands = rng.integers(0, 1 << min(63, line.ntiles), size=(500, players), dtype=np.uint64)
+    hands[0, 0] = (1 << line.ntiles) - 1
+    hands = hands.astype(line.dtype)
+    want = [[sum(t.value[i] for i in range(line.ntiles) if int(h) >> i & 1) for h in row]
+            for row in hands]  # fmt: skip
+    assert line.hand_values(hands).tolist() == want

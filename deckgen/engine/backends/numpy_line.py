@@ -107,6 +107,11 @@ class FastLine:
         self.pipsum = np.array(t.pipsum, dtype=np.int64)
         self.width_mask = np.uint8(8 * np.dtype(self.dtype).itemsize - 1)
         self.value = np.array(t.value, dtype=np.int64)
+        # the value of every byte of a hand's mask: byte b of a mask holds tiles 8b..8b+7
+        bits = (np.arange(256)[:, None] >> np.arange(8)) & 1
+        values = np.zeros(8 * ((self.ntiles + 7) // 8), dtype=np.int64)
+        values[: self.ntiles] = t.value
+        self.byte_values: list[Ints] = [bits @ values[b : b + 8] for b in range(0, len(values), 8)]
         self.is_double = np.array(t.is_double, dtype=bool)
         levels = sorted(set(t.value), reverse=True)
         self.value_masks = [
@@ -521,10 +526,12 @@ class FastLine:
         )
 
     def hand_values(self, hands: Hands) -> Ints:
-        import numpy as np
-
-        bits = (hands[..., None] & self.bit) != 0
-        return np.asarray(bits @ self.value, dtype=np.int64)
+        """The value of every hand: the values of its mask's bytes added up."""
+        low = self.dtype(255)
+        out: Ints = self.byte_values[0][hands & low]
+        for b in range(1, len(self.byte_values)):
+            out += self.byte_values[b][(hands >> self.dtype(8 * b)) & low]
+        return out
 
     # ------------------------------------------------------------------ scoring
     def score(self, end: Ints, out_seat: Ints, hv: Ints) -> tuple[Flags, Ints]:
