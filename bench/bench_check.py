@@ -27,7 +27,6 @@ import subprocess
 import sys
 import time
 
-from deckgen.engine.backends.matches import block_for
 from deckgen.engine.backends.registry import choose, unsupported
 from deckgen.engine.tables import compile_tables
 from deckgen.rulecheck.check import CheckOptions, run_check
@@ -66,20 +65,17 @@ def reference_rate(spec: RuleSpec, n: int, seconds: float) -> float:
 
 def fast_rate(spec: RuleSpec, n: int, seconds: float) -> float:
     """Rounds per CPU second of the fast path (chunks as the check sizes them)."""
-    m = spec.params.match
     chosen = choose(spec, compile_tables(spec, n), ("random",) * n, 1 << 62)  # a large run
     assert chosen is not None
     engine = chosen.name
     warm = run_fast_chunk(FastTask(_task(spec, n, 0, 0), 0, 50, engine))  # imports, numba
     per = sum(p.rounds for p in warm) / 50  # rounds a match
-    fixed = m.end == "rounds" and m.tie != "play_on"
     size = max(1, round(12_500 / per))
-    block = 1 if fixed else block_for(per)
     rounds = 0
     i = 1
     start = time.process_time()
     while True:
-        task = FastTask(_task(spec, n, 0, 0), i, size, engine, block=block)
+        task = FastTask(_task(spec, n, 0, 0), i, size, engine, per_match=per)
         rounds += sum(p.rounds for p in run_fast_chunk(task))
         i += 1
         used = time.process_time() - start
