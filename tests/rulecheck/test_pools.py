@@ -134,13 +134,11 @@ def test_pooled_matches_are_the_reference_engines_matches() -> None:
         )
 
 
-def test_well_sized_pools_play_few_rounds_nobody_uses() -> None:
-    """With the rounds a match lasts known (as the check's pilot tells it), the pools
-    are played in at most three batches and at most a tenth of their rounds go unused."""
+def _counting_batches(spec: RuleSpec, players: int) -> tuple[BatchEngine, list[int]]:
+    """The numpy line engine for ``spec``, and the list it adds each batch's size to."""
     from deckgen.engine.backends.numpy_line import FastLine
 
-    spec = load_rules("partnership")
-    line = FastLine(spec, compile_tables(spec, 4))
+    line = FastLine(spec, compile_tables(spec, players))
     batches: list[int] = []
     play = line.play
 
@@ -149,6 +147,14 @@ def test_well_sized_pools_play_few_rounds_nobody_uses() -> None:
         return play(deals, *args)
 
     line.play = counted  # type: ignore[method-assign]
+    return line, batches
+
+
+def test_well_sized_pools_play_few_rounds_nobody_uses() -> None:
+    """With the rounds a match lasts known (as the check's pilot tells it), the pools
+    are played in at most three batches and at most a tenth of their rounds go unused."""
+    spec = load_rules("partnership")
+    line, batches = _counting_batches(spec, 4)
     ms = line.play_matches(np.random.default_rng(3), 940, ("random",) * 4, 16.2)
     assert len(batches) <= 3, batches
     assert sum(batches) <= 1.1 * len(ms.match_of), (sum(batches), len(ms.match_of))
@@ -161,18 +167,8 @@ def test_more_matches_follow_until_they_hold_the_rounds(per_match: float, most: 
     should, however far off the estimate of a match's length (16 rounds) was. Few
     batches with the estimate right or too long; many small ones with it far too short
     (4: the pools run dry every few rounds)."""
-    from deckgen.engine.backends.numpy_line import FastLine
-
     spec = load_rules("partnership")
-    line = FastLine(spec, compile_tables(spec, 4))
-    batches: list[int] = []
-    play = line.play
-
-    def counted(deals, *args):  # type: ignore[no-untyped-def]
-        batches.append(len(deals.hands))
-        return play(deals, *args)
-
-    line.play = counted  # type: ignore[method-assign]
+    line, batches = _counting_batches(spec, 4)
     ms = line.play_matches(np.random.default_rng(5), 50, ("random",) * 4, per_match, 3000)
     assert 3000 <= len(ms.match_of) < 3000 * 1.1
     assert ms.count > 100
