@@ -107,6 +107,31 @@ def test_a_command_builds_only_its_own_group() -> None:
     assert listed == order
 
 
+def test_a_group_named_with_one_of_its_commands_builds_that_command_alone() -> None:
+    """`deckgen rules check ...` builds the rules group with `check` alone (typer builds
+    every option of every command of a group). Asked for by name later, the same root
+    gives the whole group; help, a typo or no command go the usual way."""
+    import typer
+
+    root = typer.main.get_command(app)
+    assert isinstance(root, typer.core.TyperGroup)
+    ctx = typer.Context(root)
+    name, group, rest = root.resolve_command(ctx, ["rules", "check", "two-player"])
+    assert (name, rest) == ("rules", ["check", "two-player"])
+    assert isinstance(group, typer.core.TyperGroup)
+    assert list(group.commands) == ["check"]
+    assert group.commands["check"].callback is not None
+    whole = root.get_command(ctx, "rules")
+    assert isinstance(whole, typer.core.TyperGroup)
+    assert list(whole.commands) == ["list", "show", "play", "replay", "booklet", "check", "tune"]
+    for words in (["rules", "--help"], ["rules", "chek"], ["deck"]):
+        fresh = typer.main.get_command(app)
+        assert isinstance(fresh, typer.core.TyperGroup)
+        _, got, _ = fresh.resolve_command(typer.Context(fresh), words)
+        assert isinstance(got, typer.core.TyperGroup)
+        assert len(got.commands) > 1, words
+
+
 def test_demo_makes_the_whole_product(runner: CliRunner, tmp_path: Path) -> None:
     import pypdf
 
