@@ -239,12 +239,12 @@ class FastLine:
 
     def _kth(self, m: Masks, k: Ints) -> Ints:
         """Index of the ``k``-th lowest set bit of each mask (k counts from 0)."""
-        import numpy as np
 
         top = int(k.max()) if k.size else 0
-        one = self.dtype(1)
-        for j in range(top):
-            m = np.where(k > j, m & (m - one), m)
+        if top:
+            m = m.copy()
+            for j in range(top):  # clear the lowest bit where k says so (m - True: m - 1)
+                m &= m - (k > j)
         return self._low_index(m)
 
     def _greedy(self, legal: Masks, s0: Masks, s1: Masks) -> tuple[Ints, Ints]:
@@ -284,6 +284,7 @@ class FastLine:
 
         t = self.t
         n = self.n
+        next_seat = np.roll(np.arange(n), -1)  # the seat after each seat
         g = deals.hands.shape[0]
         zero = self.dtype(0)
         bit = self.bit
@@ -333,7 +334,8 @@ class FastLine:
             hand = hands[idx, s]
             cnt = np.bitwise_count(hand).astype(np.int64)
             k = (numbers.random(idx) * cnt).astype(np.int64)
-            numbers.used(idx[is_random[s]])
+            if numbers.counted:
+                numbers.used(idx[is_random[s]])
             tile = self._kth(hand, k)
             if any_greedy:
                 greedy = ~is_random[s]
@@ -350,7 +352,7 @@ class FastLine:
             gone = hands[idx, s] == zero
             r_end[idx[gone]] = 0
             r_out[idx[gone]] = s[gone]
-            seat[idx] = (s + 1) % n
+            seat[idx] = next_seat.take(s)
         stock_size = size - turned.astype(np.int64)
 
         # the live rounds, packed
@@ -432,9 +434,11 @@ class FastLine:
                     drew[di] = d_drew
             live = end < 0
             stuck = live & (legal == zero)
+            # passes in a row: one more for a pass; a player who lays a tile, or keeps a
+            # drawn one and passes, starts them again (a round already over: no matter)
+            forced = np.where(stuck, forced + 1, 0)
             if stuck.any():
                 passes += stuck
-                forced = np.where(stuck, forced + 1, forced)
                 if not can_draw or not reserve:
                     dry = (left == 0) if can_draw else True
                     end[stuck & (forced >= n) & dry] = 1
@@ -450,7 +454,8 @@ class FastLine:
                 may = drew > 0
                 total = na + nb + may
             k = (numbers.random(gid) * total).astype(np.int64)
-            numbers.used(gid[go & is_random[seat]])
+            if numbers.counted:
+                numbers.used(gid[go & is_random[seat]])
             on_a = k < na
             tile = self._kth(np.where(on_a, la, lb), np.where(on_a, k, k - na))
             pe = (~on_a).astype(np.int64)
@@ -467,21 +472,20 @@ class FastLine:
                         skip[gi] = False
             if skip is not None and skip.any():  # kept the drawn tile and passed
                 passes += skip
-                forced[skip] = 0
                 go &= ~skip
             b = bit[tile]
             hand = np.where(go, hand & ~b, hand)
             H[ci] = hand
-            v = np.where(pe == 0, e0, e1)
+            at_a = pe == 0
+            v = np.where(at_a, e0, e1)
             new = self.pipsum[tile] - v  # the far end (used where the tile is laid)
-            e0 = np.where(go & (pe == 0), new, e0)
-            e1 = np.where(go & (pe == 1), new, e1)
+            e0 = np.where(go & at_a, new, e0)
+            e1 = np.where(go & ~at_a, new, e1)
             played += go
-            forced[go] = 0
             gone = go & (hand == zero)
             end[gone] = 0
             out[gone] = seat[gone]
-            seat = (seat + 1) % n
+            seat = next_seat.take(seat)
             newly = live0 & (end >= 0)
             if newly.any():
                 fi = np.nonzero(newly)[0]

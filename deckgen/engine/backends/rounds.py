@@ -70,6 +70,9 @@ class RoundStreams:
     generator per round. Deals must come as the kernel recorded them (a skipped double
     already put back)."""
 
+    counted = True
+    """The engine tells which rounds used their number (:meth:`used`)."""
+
     def __init__(self, numbers: Floats) -> None:
         import numpy as np
 
@@ -88,6 +91,9 @@ class RoundStreams:
 
 class _Generator:
     """Numbers straight from a numpy generator (the rules check's batches)."""
+
+    counted = False
+    """Nothing to keep count of: the engine need not say which rounds used a number."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
