@@ -234,8 +234,9 @@ class FastLine:
         import numpy as np
 
         one = self.dtype(1)
-        below = (m & (~m + one)) - one
-        return (np.bitwise_count(below) & self.width_mask).astype(np.int64)
+        below: Masks = (m & np.negative(m)) - one  # -m: two's complement, as ~m + 1
+        index: Ints = (np.bitwise_count(below) & self.width_mask).astype(np.int64)
+        return index
 
     def _kth(self, m: Masks, k: Ints) -> Ints:
         """Index of the ``k``-th lowest set bit of each mask (k counts from 0)."""
