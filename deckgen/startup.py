@@ -31,6 +31,7 @@ _loading = False
 """The command line turned the collector off for its start-up and has not begun work."""
 
 _MARK = "_deckgen_loads_first"
+_WRAPPED = "_deckgen_at_work"
 
 
 def loading() -> None:
@@ -61,7 +62,7 @@ def loads_first(command: F) -> F:
 def at_work(callback: F) -> F:
     """``callback`` (a command's function, or what calls it keeping its attributes),
     calling :func:`working` first unless the command is marked :func:`loads_first`."""
-    if getattr(callback, _MARK, False) or getattr(callback, "_deckgen_at_work", False):
+    if getattr(callback, _MARK, False) or getattr(callback, _WRAPPED, False):
         return callback
 
     @functools.wraps(callback)
@@ -69,5 +70,5 @@ def at_work(callback: F) -> F:
         working()
         return callback(*args, **kwargs)
 
-    run._deckgen_at_work = True  # type: ignore[attr-defined]
+    setattr(run, _WRAPPED, True)
     return run  # type: ignore[return-value]

@@ -140,7 +140,13 @@ class Engine:
             if round_no == 1 and prev_starter < 0 and prev_winner < 0
             else RoundStart(round_no, prev_starter, prev_winner)
         )
-        if self._lean is not None and deal is None and not record and sink is None and not offered:
+        if (
+            self._lean is not None
+            and deal is None
+            and not record
+            and sink is None
+            and offered is None
+        ):
             rand_fast = self._random_methods(players)
             if rand_fast is not None and not self.check:
                 return self._lean.play(rng, rand_fast, start)

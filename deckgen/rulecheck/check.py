@@ -42,6 +42,7 @@ from deckgen.rulespec import RuleSpec
 from deckgen.startup import working
 
 CHUNK_ROUNDS = 1000
+"""Rounds per chunk of the reference engine (about 0.1 s of work)."""
 PILOT_SLACK = 1.15
 """A fast chunk of matches to a target starts this many times fewer matches than the
 pilot's rounds a match call for (its few matches may put a match a tenth too short);
@@ -51,7 +52,6 @@ HANDOVER_SECONDS = 0.0002
 """How long this process's other threads wait at most for their turn while a check
 runs (Python switches threads every 5 ms unless told otherwise; see
 :func:`_prompt_handover`)."""
-"""Rounds per chunk of the reference engine (about 0.1 s of work)."""
 FAST_CHUNK_ROUNDS = 15_000
 """Rounds per chunk of the fast path, at most (:func:`fast_chunk_rounds`)."""
 PILOT_MATCHES = 16

@@ -14,11 +14,9 @@ How whole matches are played (one batch, or waves of blocks) is
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deckgen.engine.backends.matches import Matches
 from deckgen.engine.backends.registry import backend, make
 from deckgen.engine.bots import per_seat
 from deckgen.rulecheck.batchcount import count_batch
@@ -88,11 +86,6 @@ the rounds asked for (each slice is counted apart, which costs about half a mill
 Matches of a fixed number of rounds are planned exactly and come back whole."""
 
 
-TOP_UP = 1.05
-"""A chunk of rounds that fell short plays this share more matches than the rounds
-missing call for, so that one top-up is almost always enough."""
-
-
 def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     """Play the task's matches on the fast path and count them, slice by slice."""
     import numpy as np
@@ -101,11 +94,8 @@ def run_fast_chunk(task: FastTask) -> list[PlayTally]:
     line = engine_for(c, task.engine)
     rng = np.random.default_rng([c.seed, c.players, task.index, 0xDEC6])
     kinds = seat_kinds(c)
+    # matches of varying length: more follow until the chunk holds ``task.rounds``
     ms = line.play_matches(rng, task.count, kinds, task.per_match, task.rounds)
-    while len(ms.match_of) < task.rounds:  # a chunk of rounds: top up with more matches
-        got = len(ms.match_of)
-        more = math.ceil((task.rounds - got) * ms.count / max(1, got) * TOP_UP) if got else 1
-        ms = Matches.concat([ms, line.play_matches(rng, more, kinds, task.per_match)])
     m = line.spec.params.match
     if m.end == "rounds" and m.tie != "play_on":  # the chunks hold exactly what is asked
         per = ms.count
