@@ -10,6 +10,7 @@ verdict other than ``ok`` is passed on as a warning.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from deckgen.engine.backends.registry import unsupported
 from deckgen.engine.tables import compile_tables
@@ -54,8 +55,15 @@ def check_bundled(folder: Path, *, reporter: Reporter | None = None) -> list[Pat
         written += paths
         report = reports[spec.id]
         if report["verdict"] != "ok":
-            reporter.warn(
-                f"rules check of {spec.id}: {report['verdict']}: "
-                + "; ".join(report["reasons"][:3])
-            )
+            reporter.warn(warning_line(spec.id, report))
     return written
+
+
+def warning_line(rules_id: str, report: dict[str, Any]) -> str:
+    """One line for a verdict other than ``ok``: the verdict and the first three reasons
+    (a graded reason names its level already: ``notice: ...``)."""
+    said = "; ".join(report["reasons"][:3])
+    verdict = report["verdict"]
+    if not said.startswith(f"{verdict}:"):
+        said = f"{verdict}: {said}" if said else verdict
+    return f"rules check of {rules_id}: {said}"

@@ -240,3 +240,17 @@ def test_what_the_file_says_before_play_is_found_while_the_workers_play() -> Non
     alone = build_report(replace(result, said_before=None))
     assert report["warnings"] == alone["warnings"]
     assert {f["message"] for f in result.said_before} <= {w["message"] for w in report["warnings"]}
+
+
+def test_the_demos_warning_names_the_level_once() -> None:
+    """`deckgen demo` passes on a verdict other than ok as one line: graded reasons name
+    their level already (no "notice: notice:"); reasons without one get the verdict."""
+    from deckgen.rulecheck.bundled import warning_line
+
+    graded = {"verdict": "notice", "reasons": ["notice: a", "notice: b", "notice: c", "d"]}
+    assert warning_line("x", graded) == "rules check of x: notice: a; notice: b; notice: c"
+    broken = {"verdict": "broken", "reasons": ["seat 1 chose 3-4, not a legal move"]}
+    assert warning_line("y", broken) == (
+        "rules check of y: broken: seat 1 chose 3-4, not a legal move"
+    )
+    assert warning_line("z", {"verdict": "gaps", "reasons": []}) == "rules check of z: gaps"
