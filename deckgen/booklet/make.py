@@ -31,6 +31,7 @@ from deckgen.booklet.printedition import (
     finished,
     no_scaling,
     origin_at_zero,
+    press_sheets,
     saddle_stitch_pages,
 )
 from deckgen.errors import InputError
@@ -426,13 +427,11 @@ def _write_language(
     pages = saddle_stitch_pages(
         no_scaling(origin_at_zero(render_booklet_pdf(prepared, lang, page, bleed_mm=bleed, **kw)))
     )
-    atomic.write_bytes(stage / f"{stem}-press.pdf", finished(pages, printing))
+    press = finished(pages, printing)
+    atomic.write_bytes(stage / f"{stem}-press.pdf", press)
     names.append(f"{stem}-press.pdf")
     if impose:
-        from deckgen.booklet.imposition import impose_saddle_stitch
-
-        sheets = impose_saddle_stitch(pages, paper=printing.paper, need_marks=printing.edition)
-        atomic.write_bytes(stage / f"{stem}-print.pdf", finished(sheets, printing))
+        atomic.write_bytes(stage / f"{stem}-print.pdf", press_sheets(pages, press, printing))
         names.append(f"{stem}-print.pdf")
     return names
 

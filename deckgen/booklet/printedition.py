@@ -14,9 +14,12 @@ black ink alone, pictures through the FOGRA39 profile, PDF/X-4
 (:func:`deckgen.prepress.pressfile.press_pdf`). ``colour="rgb"`` (``--rgb``) keeps
 them in sRGB, for a digital print shop that converts with its own profile. The
 finishing step is one function that takes a finished PDF's bytes and returns the
-converted PDF (``PrintOptions.finish`` replaces the default); it is applied to the press
-edition and to the imposed sheets, after everything else, so the converter sees
-exactly the file that would otherwise be written.
+converted PDF; it is applied to the press edition after everything else, so the
+converter sees exactly the file that would otherwise be written. The default CMYK step
+converts each page once: the sheets are imposed from the converted press edition and
+take only the PDF/X step (:func:`press_sheets`). A step of the caller's own
+(``PrintOptions.finish``) replaces the default and is applied to the press edition and
+to the sheets imposed from the pages as laid out.
 """
 
 from __future__ import annotations
@@ -205,6 +208,27 @@ def finished(pdf: bytes, options: PrintOptions) -> bytes:
     """``pdf`` after the finishing step, when there is one."""
     step = options.finisher()
     return step(pdf) if step is not None else pdf
+
+
+def press_sheets(pages: bytes, press: bytes, options: PrintOptions) -> bytes:
+    """The saddle-stitch sheets for the press, from the print edition's ``pages`` as laid
+    out and ``press``, the same pages finished.
+
+    With the default CMYK finishing the sheets are imposed from ``press`` as written:
+    its pages are CMYK already, and the marks the imposition adds are in registration
+    colour, so the sheets take the PDF/X step alone
+    (:func:`~deckgen.prepress.pressfile.press_pdf_of_cmyk`) and every colour is
+    converted once. A finishing step of the caller's own (``options.finish``) sees the
+    sheets imposed from the pages as laid out, as it sees those pages."""
+    from deckgen.booklet.imposition import impose_saddle_stitch
+
+    if options.finish is None and options.edition and options.colour == "cmyk":
+        from deckgen.prepress.pressfile import press_pdf_of_cmyk
+
+        sheets = impose_saddle_stitch(press, paper=options.paper, need_marks=True)
+        return press_pdf_of_cmyk(sheets)
+    sheets = impose_saddle_stitch(pages, paper=options.paper, need_marks=options.edition)
+    return finished(sheets, options)
 
 
 def saddle_stitch_pages(pdf: bytes) -> bytes:
