@@ -23,10 +23,10 @@ from deckgen.batch.order import Order
 from deckgen.batch.outcome import Outcome
 from deckgen.batch.settings import BatchSettings
 from deckgen.deck.build import OutputStep
-from deckgen.deck.spec import LoadedDeck
 from deckgen.errors import DeckgenError
 from deckgen.export.tts import FINAL_DIR_OPTION
 from deckgen.prepress.printout import PrintOptions
+from deckgen.prepress.printstep import options_for
 from deckgen.product import build_printed_deck
 from deckgen.progress import CollectingReporter, Reporter
 
@@ -68,11 +68,12 @@ def order_record(order: Order) -> dict[str, object]:
     }
 
 
-def output_steps(settings: BatchSettings, deck: LoadedDeck) -> list[OutputStep]:
-    """The export steps a deck of the batch runs before the print step."""
-    from deckgen.export.steps import export_steps
+def output_steps(settings: BatchSettings, options: PrintOptions) -> list[OutputStep]:
+    """The export steps a deck of the batch runs before the print step (``options``:
+    its print options, the deck's preset resolved)."""
+    from deckgen.export.steps import export_steps_for
 
-    return export_steps(deck, tts=settings.tts)
+    return export_steps_for(tts=settings.tts, preset=options.preset)
 
 
 def build_order(
@@ -87,14 +88,15 @@ def build_order(
         if os.path.lexists(target):  # before any work: never replace what a batch did not build
             publish.check_replaceable(target)
         deck = load_order_deck(order, settings)
+        options = options_for(PrintOptions(), deck)  # the deck's preset, resolved once
         stage = publish.staging_folder(out_dir, order.order_id)
         result = build_printed_deck(
             deck,
             stage,
-            PrintOptions(),
+            options,
             reporter=reporter,
             preview=settings.preview,
-            extra_steps=output_steps(settings, deck),
+            extra_steps=output_steps(settings, options),
             step_options={FINAL_DIR_OPTION: target.absolute()},
         )
         publish.add_order_to_manifest(stage, order_record(order))

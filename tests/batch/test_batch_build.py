@@ -161,3 +161,36 @@ def test_killed_batch_leaves_no_half_deck_and_resumes(tmp_path: Path, sig: int) 
     for folder in deck_folders(out):
         check_complete(folder)
     assert not list((out / ".staging").iterdir())
+
+
+def test_a_deck_with_a_preset_loads_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row naming a vendor preset: the deck is built (here, in this process, as a
+    batch worker builds it) with the preset resolved once, with the print options that
+    the exports and the print step both take."""
+    import deckgen.prepress.printstep  # noqa: F401  (loaded before the name is counted)
+    from deckgen.batch.job import build_order
+    from deckgen.prepress import presets
+
+    real_load = presets.load_preset
+    loads: list[str] = []
+
+    def load(name: str, *args: object, **kwargs: object) -> presets.VendorPreset:
+        loads.append(name)
+        return real_load(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    for module in list(sys.modules.values()):  # every module that imported the name
+        if getattr(module, "load_preset", None) is real_load:
+            monkeypatch.setattr(module, "load_preset", load)
+    row = {**small_orders(1)[0], "preset": "home-a4"}
+    sheet = write_csv(tmp_path / "orders.csv", [*SMALL_COLUMNS, "preset"], [row])
+    settings = BatchSettings(preview=False)
+    (order,) = check_batch(sheet, settings).orders
+    out = tmp_path / "out"
+    outcome = build_order(order, settings, out)
+    assert outcome.status == "built", outcome.reason
+    assert loads == ["home-a4"], f"the preset was loaded {len(loads)} times: {loads}"
+    manifest = check_complete(out / "deck-00")
+    assert manifest["preset"] == "home-a4"
+    assert (out / "deck-00" / "sheets.pdf").is_file(), "home-a4 prints sheets"
