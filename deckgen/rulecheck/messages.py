@@ -462,9 +462,18 @@ _REASONS: dict[str, Template] = {
         "Mit {n} Spielern reicht der Satz nicht zum Geben.",
     ),
     "reason.violation": Template(
-        "{n} players: {kind} in match seed {seed}: {message}",
-        "Mit {n} Spielern ist in der Partie mit Seed {seed} ein Fehler aufgetreten; der "
-        "JSON-Bericht nennt ihn und wie man die Partie nachspielt.",
+        "{n} players, match with seed {seed}: {kind} ({message}); play it again with "
+        "`{reproduce}`",
+        "Mit {n} Spielern, Partie mit Seed {seed}: {kind:cap} (Meldung der Engine: "
+        "{message}); nachspielen mit `{reproduce}`.",
+    ),
+    "failure.invariant": Template(
+        "the engine broke one of its own checks",
+        "die Spiel-Engine hat eine ihrer eigenen Prüfungen verletzt",
+    ),
+    "failure.exception": Template(
+        "the engine stopped with an error",
+        "die Spiel-Engine ist mit einem Fehler abgebrochen",
     ),
     "reason.termination": Template(
         "{n} players: play did not end within its bounds (longest round {turns} turns, "

@@ -314,9 +314,13 @@ def reason_items(
         if not sec["feasibility"]["deal_fits"]:
             broken.append(said("reason.deal", n=n))
         for v in sec["invariants"]["violations"]:
+            kind = said(f"failure.{v['kind']}")
             broken.append(
-                said("reason.violation", n=n, kind=v["kind"], seed=v["seed"], message=v["message"])
-            )
+                said(
+                    "reason.violation", n=n, kind=kind, seed=v["seed"], message=v["message"],
+                    reproduce=v["reproduce"],
+                )
+            )  # fmt: skip
         term = sec["termination"]
         if not term["ok"]:
             broken.append(

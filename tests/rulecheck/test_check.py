@@ -180,6 +180,20 @@ def test_an_invariant_violation_makes_the_rules_broken(monkeypatch, tmp_path) ->
     assert v["kind"] == "invariant"
     assert f"--seed {bad_seed}" in v["reproduce"]
     assert any("somewhere else" in r for r in report["reasons"])
+    # both languages name what broke, the engine's detail and how to play the match again
+    from deckgen.rulecheck.messages import say
+    from deckgen.rulecheck.report import reason_items
+
+    (broken,), _ = reason_items(report["players"])
+    german = say(broken, "de")
+    assert german.startswith(
+        f"Mit 2 Spielern, Partie mit Seed {bad_seed}: Die Spiel-Engine hat eine ihrer eigenen "
+        "Prüfungen verletzt"
+    )
+    assert "a tile in hand 1 is also somewhere else" in german
+    assert f"nachspielen mit `{v['reproduce']}`" in german
+    assert "JSON" not in german
+    assert "the engine broke one of its own checks" in say(broken, "en")
     write_report(spec, report, json_path=tmp_path / "c.json")
     rec = load_record(tmp_path / v["record"])
     assert rec.seed == bad_seed
