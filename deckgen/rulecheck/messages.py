@@ -462,8 +462,7 @@ _REASONS: dict[str, Template] = {
         "Mit {n} Spielern reicht der Satz nicht zum Geben.",
     ),
     "reason.violation": Template(
-        "{n} players, match with seed {seed}: {kind} ({message}); play it again with "
-        "`{reproduce}`",
+        "{n} players, match with seed {seed}: {kind} ({message}); play it again with `{reproduce}`",
         "Mit {n} Spielern, Partie mit Seed {seed}: {kind:cap} (Meldung der Engine: "
         "{message}); nachspielen mit `{reproduce}`.",
     ),
