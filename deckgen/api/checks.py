@@ -109,8 +109,8 @@ def check_rules(
     :meth:`RulesCheck.write`.
     """
     from deckgen.api.games import load_rules
-    from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.report import build_report
+    from deckgen.rulecheck.check import CheckOptions
+    from deckgen.rulecheck.checked import checked_report
 
     spec = load_rules(rules)
     seconds_per_turn = settings.get("seconds_per_turn", 10.0)
@@ -130,17 +130,13 @@ def check_rules(
         fast=settings.get("fast", True),
         seconds_per_turn=seconds_per_turn,
     )
-    result = run_check(spec, options, reporter=reporter)
-    report = build_report(result)
-    if settings.get("confirm", True) and report["verdict"] not in ("gaps", "broken"):
-        from deckgen.rulecheck.confirm import confirm
-
-        confirm(report, spec, seed=options.seed, workers=options.workers)
-    if settings.get("readings", True) and report["verdict"] != "broken":
-        from deckgen.rulecheck.readings import reading_findings
-        from deckgen.rulecheck.report import add_findings
-
-        add_findings(report, reading_findings(spec, seed=options.seed))
+    report = checked_report(
+        spec,
+        options,
+        reporter=reporter,
+        confirm=settings.get("confirm", True),
+        readings=settings.get("readings", True),
+    )
     if reporter is not None:
         reporter.finish()
     return RulesCheck(rules=spec, report=report)

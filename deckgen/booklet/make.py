@@ -259,11 +259,12 @@ DESIGNER_CHECK_ROUNDS = 2000
 
 
 def quick_check(rules: RuleSpec) -> dict[str, Any]:
-    """A short rules check (in this process) for the designer's edition."""
-    from deckgen.rulecheck.check import CheckOptions, run_check
-    from deckgen.rulecheck.report import build_report
+    """A short rules check (in this process) for the designer's edition, finished as
+    ``deckgen rules check`` finishes it (its findings confirmed with skilled players)."""
+    from deckgen.rulecheck.check import CheckOptions
+    from deckgen.rulecheck.checked import checked_report
 
-    return build_report(run_check(rules, CheckOptions(rounds=DESIGNER_CHECK_ROUNDS, workers=1)))
+    return checked_report(rules, CheckOptions(rounds=DESIGNER_CHECK_ROUNDS, workers=1))
 
 
 def render_booklet_pdf(

@@ -15,10 +15,10 @@ from typing import Any
 from deckgen import atomic
 from deckgen.progress import CollectingReporter, Reporter
 from deckgen.rulecheck.charts import charts_of
-from deckgen.rulecheck.check import CheckOptions, run_check
+from deckgen.rulecheck.check import CheckOptions
+from deckgen.rulecheck.checked import checked_report
 from deckgen.rulecheck.examples import write_examples
 from deckgen.rulecheck.markdown import report_markdown
-from deckgen.rulecheck.report import build_report
 from deckgen.rulespec import RuleSpec
 
 
@@ -67,7 +67,9 @@ def check_to_folder(
     *,
     reporter: Reporter | None = None,
 ) -> tuple[dict[str, dict[str, Any]], list[Path]]:
-    """Check each rules file; write ``check-<id>.json`` and ``.md`` into ``folder``.
+    """Check each rules file to the end, as ``deckgen rules check`` does
+    (:func:`~deckgen.rulecheck.checked.checked_report`); write ``check-<id>.json`` and
+    ``.md`` into ``folder``.
 
     Gives the reports by rules id and the paths written.
     """
@@ -75,7 +77,7 @@ def check_to_folder(
     reports: dict[str, dict[str, Any]] = {}
     written: list[Path] = []
     for spec in specs:
-        report = build_report(run_check(spec, options, reporter=reporter))
+        report = checked_report(spec, options, reporter=reporter)
         reports[spec.id] = report
         written += write_report(
             spec,
