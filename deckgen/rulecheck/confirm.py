@@ -4,8 +4,11 @@ Takes a check report and the check's options; plays every player count that has 
 design finding of ``warn`` or worse again with the ``smart`` bot in every seat (a few
 hundred to 2,000 rounds on the reference engine, about 16,000 turns) and measures each
 finding's figure again (a notice calls nothing a design problem, so it is not
-replayed). A finding that holds says so; one that vanishes becomes one step milder and
-says "with random bots only". The verdict is read again afterwards.
+replayed). A finding that holds says so and is graded by the skilled figure; one that
+vanishes is a notice and says "with random bots only": nothing in the rules needs
+changing for players who play well, so it is never graded above one that holds (a
+``fail`` made one step milder used to stay a ``warn`` while a finding that held just
+over its limit became a notice). The verdict is read again afterwards.
 
 Random bots block roads a player would keep open (Chicken Foot blocks about 80 % of
 two-player rounds with them): a designer must not change a rule for that.
@@ -16,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckgen.rulecheck.messages import said, say
-from deckgen.rulecheck.severity import DESIGN, LEVELS, grade, milder
+from deckgen.rulecheck.severity import DESIGN, LEVELS, VANISHED, grade
 from deckgen.rulespec import RuleSpec
 
 CONFIRM_TURNS = 16_000
@@ -140,7 +143,7 @@ def confirm(
                     )
                 told = said("skilled.holds", bots=SKILLED, value=_fmt(value, w))
             else:
-                w["severity"] = milder(w["severity"])
+                w["severity"] = VANISHED
                 told = said("skilled.random", shown="")
                 if value is not None:
                     told = said("skilled.random", shown=said("skilled.shown", bots=SKILLED,

@@ -17,8 +17,9 @@ is the worst finding's. The thresholds are data (:data:`TEXT`, :data:`RATE_STEPS
 - a seat's or the starting player's advantage is a notice up to 2 times its limit, a
   warning up to 4 times, a failure beyond;
 - a match longer than 4 hours warns, longer than 10 hours fails;
-- a design finding that vanishes when every seat plays well (the ``smart`` bots) is one
-  step milder, and says so.
+- a design finding that holds when every seat plays well (the ``smart`` bots) is graded
+  by the skilled figure (never above its grade with random bots); one that vanishes is
+  a notice (:data:`VANISHED`), and says so.
 """
 
 from __future__ import annotations
@@ -83,8 +84,10 @@ def grade(finding: dict[str, Any]) -> Severity:
     return _step(ratio, RATE_STEPS)
 
 
-def milder(level: Severity) -> Severity:
-    return LEVELS[max(0, LEVELS.index(level) - 1)]
+VANISHED: Severity = "notice"
+"""A design finding that vanishes with skilled players: the rules are not what to change
+(a notice calls nothing a design problem), so it is never graded above a finding that
+holds with them."""
 
 
 def graded(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
