@@ -217,9 +217,12 @@ rules file. Made by `make demo` (`deckgen demo`).
 The rules check reports in `{CHECKS}/` link to the {charts} further files beside them
 (charts, and example game records where a report has any).
 
-Rules check verdicts (`ok`: no gap, no invariant broken, no design warning; `warn`: the
-rules play, but the report lists design warnings; clauses never reached are listed in
-each report with a proof or a bound):
+Rules check verdicts, the worst finding of each report (`ok`: nothing found; `notice`:
+worth knowing, nothing to change; `warn` and `fail`: a design problem or a text that
+contradicts the rules, graded by size; `gaps`: situations the file does not decide;
+`broken`: play breaks). A design finding is replayed with skilled players first: one
+that comes from random play alone is a notice. Clauses never reached are listed in each
+report with a proof or a bound:
 
 {verdicts}
 """
