@@ -4,7 +4,9 @@ Takes a folder and a reporter; checks ``rules/*.toml`` and writes ``check-<id>.j
 and ``check-<id>.md`` into the folder: the demo's card-domino rules with
 :data:`MAIN_ROUNDS` rounds, every other file with :data:`OTHER_ROUNDS` rounds of which
 the reference engine plays :data:`OTHER_JUDGE_ROUNDS` (so the demo stays quick). A
-verdict other than ``ok`` is passed on as a warning.
+verdict that asks for something (:func:`asks_for_action`: a warning, a failure, gaps,
+broken play) is passed on as a warning; a notice stays in its report and the demo's
+index.
 """
 
 from __future__ import annotations
@@ -54,9 +56,15 @@ def check_bundled(folder: Path, *, reporter: Reporter | None = None) -> list[Pat
         reports, paths = check_to_folder([spec], folder, opts, reporter=reporter)
         written += paths
         report = reports[spec.id]
-        if report["verdict"] != "ok":
+        if asks_for_action(report["verdict"]):
             reporter.warn(warning_line(spec.id, report))
     return written
+
+
+def asks_for_action(verdict: str) -> bool:
+    """Whether a verdict asks the designer to change something: not ``ok``, and not
+    ``notice`` (worth knowing, nothing to change; docs/rules-check.md)."""
+    return verdict not in ("ok", "notice")
 
 
 def warning_line(rules_id: str, report: dict[str, Any]) -> str:

@@ -268,3 +268,9 @@ def test_the_demos_warning_names_the_level_once() -> None:
         "rules check of y: broken: seat 1 chose 3-4, not a legal move"
     )
     assert warning_line("z", {"verdict": "gaps", "reasons": []}) == "rules check of z: gaps"
+
+
+def test_the_demo_warns_only_about_verdicts_that_ask_for_a_change() -> None:
+    from deckgen.rulecheck.bundled import asks_for_action
+
+    assert [v for v in EXIT_CODES if asks_for_action(v)] == ["warn", "fail", "gaps", "broken"]
