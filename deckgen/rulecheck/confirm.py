@@ -4,8 +4,11 @@ Takes a check report and the check's options; plays every player count that has 
 design finding of ``warn`` or worse again with the ``smart`` bot in every seat (a few
 hundred to 2,000 rounds on the reference engine, about 16,000 turns) and measures each
 finding's figure again (a notice calls nothing a design problem, so it is not
-replayed). A finding that holds says so and is graded by the skilled figure; one that
-vanishes is a notice and says "with random bots only": nothing in the rules needs
+replayed). The skilled figure is said with its 95 % interval; when the interval holds the
+finding's limit, a few hundred rounds cannot tell whether skilled play stays over it,
+and the finding says so (``close``; graded as below). A finding that holds says so and is
+graded by the skilled figure; one that vanishes is a notice and says "with random bots
+only": nothing in the rules needs
 changing for players who play well, so it is never graded above one that holds (a
 ``fail`` made one step milder used to stay a ``warn`` while a finding that held just
 over its limit became a notice). The verdict is read again afterwards.
@@ -16,6 +19,7 @@ two-player rounds with them): a designer must not change a rule for that.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from deckgen.rulecheck.messages import said, say
@@ -63,6 +67,31 @@ def measure(fid: str, sec: dict[str, Any]) -> float | None:
         won = sum(counts)
         return None if not won else max(counts) / won - 1 / sides
     return None
+
+
+def interval(fid: str, sec: dict[str, Any]) -> tuple[float, float] | None:
+    """The 95 % interval of :func:`measure`'s figure in a per-player section (None where
+    the report gives none: a seat's edge, which is judged by a test instead)."""
+    st = sec["stats"]
+    node: dict[str, Any] | None
+    scale = 1.0
+    if fid == "draw_heavy":
+        node, dealt = st["draws_per_round"], sec["feasibility"]["dealt"]
+        if not dealt:
+            return None
+        scale = 1.0 / dealt
+    elif fid in ("stock_drained", "ties"):
+        node = st.get(fid)
+    elif fid in ("blocked", "no_winner"):
+        node = st["round_end"]["blocked" if fid == "blocked" else "not_out"]
+    elif fid in ("playing_time", "match_time"):
+        node = st["playing_time_minutes"]
+    else:
+        return None
+    ci = node.get("ci95") if node else None
+    if not ci or any(math.isnan(float(x)) for x in ci):
+        return None
+    return (float(ci[0]) * scale, float(ci[1]) * scale)
 
 
 def skilled_section(
@@ -123,6 +152,7 @@ def confirm(
                 continue
             value = measure(w["id"], skilled)
             limit = w.get("threshold")
+            span = None
             if w["id"] in ("first_player", "seat_match"):
                 # a few hundred matches cannot measure a seat's edge per match: the
                 # cause is measured instead, the starting player's edge per round
@@ -130,24 +160,33 @@ def confirm(
                 holds = value is not None and _starter_edge(skilled)
             else:
                 holds = value is not None and (limit is None or value > float(limit))
+                span = interval(w["id"], skilled)
+            # a few hundred skilled rounds: when the figure's interval holds the limit,
+            # the check says it cannot tell (and grades as the figure says)
+            close = span is not None and limit is not None and span[0] <= float(limit) <= span[1]
             w["skilled"] = {
                 "bots": SKILLED,
                 "rounds": rounds,
                 "value": None if value is None else round(value, 5),
+                "interval": None if span is None else [round(span[0], 5), round(span[1], 5)],
                 "holds": holds,
+                "close": close,
             }
+            shown = None if value is None else _fmt(value, w, span)
             if holds and value is not None:
                 if w["id"] not in ("first_player", "seat_match"):
                     w["severity"] = min(
                         w["severity"], grade({**w, "value": value}), key=LEVELS.index
                     )
-                told = said("skilled.holds", bots=SKILLED, value=_fmt(value, w))
+                told = said("skilled.holds", bots=SKILLED, value=shown)
             else:
                 w["severity"] = VANISHED
                 told = said("skilled.random", shown="")
-                if value is not None:
+                if shown is not None:
                     told = said("skilled.random", shown=said("skilled.shown", bots=SKILLED,
-                                                             value=_fmt(value, w)))  # fmt: skip
+                                                             value=shown))  # fmt: skip
+            if close:
+                told = said("skilled.close", bots=SKILLED, value=shown, rounds=rounds)
             w["skilled"]["text"] = told
             w["message"] += say(told, "en")
     verdict, reasons = verdict_of(report["players"], report["warnings"])
@@ -169,11 +208,18 @@ def _starter_edge(sec: dict[str, Any]) -> bool:
     )
 
 
-def _fmt(value: float, w: dict[str, Any]) -> dict[str, Any]:
-    if w["id"] in ("playing_time", "match_time"):
-        return said("skilled.minutes", v=value)
-    if w["id"] == "draw_heavy":
-        return said("skilled.times", v=value)
+def _fmt(
+    value: float, w: dict[str, Any], span: tuple[float, float] | None = None
+) -> dict[str, Any]:
+    """The skilled figure as said, with its 95 % interval where there is one."""
     if w["id"] in ("first_player", "seat_match"):
         return said("skilled.starter", v=100 * value)
-    return said("skilled.pct", v=100 * value)
+    if w["id"] in ("playing_time", "match_time"):
+        key, scale = "skilled.minutes", 1.0
+    elif w["id"] == "draw_heavy":
+        key, scale = "skilled.times", 1.0
+    else:
+        key, scale = "skilled.pct", 100.0
+    if span is None:
+        return said(key, v=scale * value)
+    return said(key + "_in", v=scale * value, lo=scale * span[0], hi=scale * span[1])

@@ -444,15 +444,33 @@ _SKILLED: dict[str, Template] = {
         ": with {bots} players it is {value}",
         "; mit Computerspielern der Stufe „{bots}“: {value}",
     ),
+    "skilled.close": Template(
+        " (with {bots} players in every seat it is {value}, about the limit: {rounds} "
+        "rounds cannot tell whether skilled play stays over it)",
+        " (Mit Computerspielern der Stufe „{bots}“ auf jedem Platz: {value}, etwa an der "
+        "Grenze; {rounds} Runden zeigen nicht, ob geübtes Spiel darüber bleibt.)",
+    ),
     "skilled.minutes": Template("{v:.0f} minutes", "{v:.0f} Minuten"),
+    "skilled.minutes_in": Template(
+        "{v:.0f} minutes [95 % interval {lo:.0f} to {hi:.0f}]",
+        "{v:.0f} Minuten [95-%-Intervall {lo:.0f} bis {hi:.0f}]",
+    ),
     "skilled.times": Template(
         "{v:.1f} times the tiles dealt", "das {v:.1f}-Fache der ausgeteilten Steine"
+    ),
+    "skilled.times_in": Template(
+        "{v:.1f} times the tiles dealt [95 % interval {lo:.1f} to {hi:.1f}]",
+        "das {v:.1f}-Fache der ausgeteilten Steine [95-%-Intervall {lo:.1f} bis {hi:.1f}]",
     ),
     "skilled.starter": Template(
         "the starting player wins {v:+.1f} points over a fair share of rounds",
         "der Startspieler gewinnt {v:+.1f} Prozentpunkte mehr Runden als gerecht",
     ),
     "skilled.pct": Template("{v:.1f} %", "{v:.1f}\u202f%"),
+    "skilled.pct_in": Template(
+        "{v:.1f} % [95 % interval {lo:.1f} to {hi:.1f} %]",
+        "{v:.1f}\u202f% [95-%-Intervall {lo:.1f} bis {hi:.1f}\u202f%]",
+    ),
 }
 
 # ---------------------------------------------------------------- the verdict's reasons
