@@ -88,5 +88,8 @@ def test_a_skilled_figure_about_its_limit_says_that_its_rounds_cannot_tell() -> 
 
 
 def _blocked_of(report: dict[str, Any], players: int) -> dict[str, Any]:
-    (w,) = [x for x in report["warnings"] if x["id"] == "blocked" and x["players"] == players]
-    return w
+    found: list[dict[str, Any]] = [
+        x for x in report["warnings"] if x["id"] == "blocked" and x["players"] == players
+    ]
+    assert len(found) == 1, found
+    return found[0]
