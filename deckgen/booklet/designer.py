@@ -165,7 +165,8 @@ class DesignerPart:
         order = [labels[k] for k in SEVERITY_ORDER]
         rows.sort(key=lambda r: order.index(r[0]))
         if rows:
-            blocks.append(Table((self._("Severity"), self._("Finding")), tuple(rows), flows=True))
+            header = (self._("Severity"), self._("Finding"))
+            blocks.append(Table(header, tuple(rows), flows=True, prose=True))
         else:
             blocks.append(Para(self._("The check found nothing to report.")))
         return Section("findings", self._("Findings of the rules check"), tuple(blocks))

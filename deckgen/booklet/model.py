@@ -41,6 +41,8 @@ class Table:
     flows: bool = False
     """A long table that may continue on the next page (its header repeated there),
     so that it fills the page instead of leaving a gap before it."""
+    prose: bool = False
+    """Its last column holds sentences: set flush left, as text is read, not centred."""
     kind: ClassVar[str] = "table"
 
 

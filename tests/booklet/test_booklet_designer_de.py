@@ -104,16 +104,21 @@ def _flat(text: str) -> str:
 
 
 @cache
-def designer_pages(rules_id: str) -> str:
-    """The text of the German designer pages (from the findings on) of ``rules_id``."""
+def designer_pdf(rules_id: str) -> bytes:
+    """The German designer's edition of ``rules_id`` with :func:`report`'s findings."""
     from deckgen.booklet.make import prepare, render_booklet_pdf
 
     rules = load_rules(rules_id)
     prepared = prepare(
         rules, fmt=A5, check_report=report(rules_id), langs=("de",), edition="designer"
     )
-    pdf = render_booklet_pdf(prepared, "de", A5, edition="designer")
-    pages = [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+    return render_booklet_pdf(prepared, "de", A5, edition="designer")
+
+
+@cache
+def designer_pages(rules_id: str) -> str:
+    """The text of the German designer pages (from the findings on) of ``rules_id``."""
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(designer_pdf(rules_id))).pages]
     first = next(i for i, t in enumerate(pages) if "Befunde der Regelprüfung" in t)
     return _flat("\n".join(pages[first:]))
 
@@ -198,6 +203,31 @@ def test_german_designer_pdf_prints_every_finding_in_german(rules_id: str) -> No
     english = sorted(set(ENGLISH.findall(text)))
     assert not english, f"English on the German designer pages: {english}"
     assert "Hinweis" in text or "Warnung" in text or "Fehler" in text
+
+
+def test_findings_are_set_flush_left_as_sentences_are_read() -> None:
+    """The findings are sentences: every line of the finding column starts where its
+    header does (they were centred, each line at its own indent)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(designer_pdf("card-domino"))
+    text = next(
+        tp
+        for tp in (page.get_textpage() for page in doc)
+        if "Schwere" in tp.get_text_range() and "Befund" in tp.get_text_range()
+    )
+    rects = [text.get_rect(i) for i in range(text.count_rects())]
+    lines = [(r, text.get_text_bounded(*r).strip()) for r in rects]
+    (header,) = [r for r, line in lines if line == "Befund"]
+    column = [
+        r[0]
+        for r, line in lines
+        if r[3] < header[1] and r[0] > header[0] - 20 and not line.startswith("Seite ")
+    ]  # below the header, in its column, not the page number
+    assert len(column) >= 6, column
+    spread = max(column) - min(column)
+    assert spread < 1.0, f"lines of the finding column start at {sorted(column)}"
+    assert abs(min(column) - header[0]) < 1.0, "the header stands over its column's text"
 
 
 def test_german_charts_carry_german_labels() -> None:
