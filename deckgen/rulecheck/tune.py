@@ -470,7 +470,6 @@ def table_lines(result: TuneResult) -> list[str]:
 
 
 def _none_reason(result: TuneResult) -> str:
-    fid = result.goal.finding
     close = [v for v in result.variants if v.figure is not None]
     if not close:
         return "No variant could be played."
@@ -482,22 +481,32 @@ def _none_reason(result: TuneResult) -> str:
         if nearest.figure is not None and nearest.figure <= result.limit
         else "it is still over the goal"
     )
-    skilled = ""
-    if result.skilled is not None:
-        skilled = (
-            f" With smart players in every seat the file gives {_fmt(fid, result.skilled)}"
-            + (
-                ": the rest is how random bots play, not the rules."
-                if result.skilled <= result.limit
-                else ", so it holds with skilled players too, if less strongly."
-            )
-        )
+    return _no_change(result, nearest, why) + skilled_sentence(result)
+
+
+def skilled_sentence(result: TuneResult) -> str:
+    """What the file gives with smart players in every seat, against the goal and
+    against its figure with random bots: the rules or the bots?"""
+    if result.skilled is None:
+        return ""
+    fid, random_figure = result.goal.finding, result.before.figure
+    said = f" With smart players in every seat the file gives {_fmt(fid, result.skilled)}"
+    if result.skilled <= result.limit:
+        return said + ": the rest is how random bots play, not the rules."
+    versus = f" (with random bots: {_fmt(fid, random_figure)})"
+    if random_figure is not None and result.skilled >= random_figure:
+        return said + versus + ", so it holds with skilled players too, and more strongly."
+    return said + versus + ", so it holds with skilled players too, if less strongly."
+
+
+def _no_change(result: TuneResult, nearest: Variant, why: str) -> str:
+    fid = result.goal.finding
     return (
         f"No change of one or two parameters removes the finding: the nearest is "
         f"{nearest.label} at {_fmt(fid, nearest.figure)}, and {why}. The finding comes "
         "from how the game is built (its board and turn rules) more than from a number "
         "in the file; state a goal the game can meet (--goal {fid}<...) or change a rule "
-        "the tuner does not vary." + skilled
+        "the tuner does not vary."
     ).replace("{fid}", fid)
 
 

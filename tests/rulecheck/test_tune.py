@@ -83,3 +83,22 @@ def test_a_finding_no_parameter_can_remove_says_so_and_why() -> None:
     assert res.exit_code == 1, res.output
     assert "No change of one or two parameters removes the finding" in res.stdout
     assert "With smart players in every seat" in res.stdout
+
+
+def test_the_skilled_figure_is_weighed_against_the_goal_and_the_random_figure() -> None:
+    """Double Twelve's starter edge is larger with smart players (+16.9 points) than with
+    random ones (+12.1): the sentence says "more strongly", not "if less strongly"."""
+    from deckgen.rulecheck.tune import Goal, TuneResult, Variant, skilled_sentence
+
+    def result(random_figure: float, skilled: float) -> TuneResult:
+        before = Variant({}, "the file as it is", 0, figure=random_figure)
+        spec = load_rules("double-twelve")
+        return TuneResult(spec, 4, Goal("first_player", None), 0.10, before, [], skilled=skilled)
+
+    stronger = skilled_sentence(result(0.121, 0.169))
+    assert stronger.endswith("(with random bots: +12.1 pt), so it holds with skilled "
+                             "players too, and more strongly.")  # fmt: skip
+    weaker = skilled_sentence(result(0.80, 0.30))
+    assert weaker.endswith("so it holds with skilled players too, if less strongly.")
+    gone = skilled_sentence(result(0.80, 0.05))
+    assert gone.endswith(": the rest is how random bots play, not the rules.")
