@@ -4,14 +4,14 @@ Takes a check report and the check's options; plays every player count that has 
 design finding of ``warn`` or worse again with the ``smart`` bot in every seat (a few
 hundred to 2,000 rounds on the reference engine, about 16,000 turns) and measures each
 finding's figure again (a notice calls nothing a design problem, so it is not
-replayed). The skilled figure is said with its 95 % interval; when the interval holds the
-finding's limit, a few hundred rounds cannot tell whether skilled play stays over it,
-and the finding says so (``close``; graded as below). A finding that holds says so and is
-graded by the skilled figure; one that vanishes is a notice and says "with random bots
-only": nothing in the rules needs
-changing for players who play well, so it is never graded above one that holds (a
-``fail`` made one step milder used to stay a ``warn`` while a finding that held just
-over its limit became a notice). The verdict is read again afterwards.
+replayed). A finding that holds says so and is graded by the skilled figure (never
+above its grade with random bots); one that vanishes is a notice and says "with random
+bots only": nothing in the rules needs changing for players who play well, so it is
+never graded above one that holds (a ``fail`` made one step milder used to stay a
+``warn`` while a finding that held just over its limit became a notice). The skilled
+figure is said with its 95 % interval; where the interval holds the finding's limit, a
+few hundred rounds cannot tell whether skilled play stays over it, and the finding says
+so instead (``close``; graded as above). The verdict is read again afterwards.
 
 Random bots block roads a player would keep open (Chicken Foot blocks about 80 % of
 two-player rounds with them): a designer must not change a rule for that.
