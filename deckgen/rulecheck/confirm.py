@@ -28,14 +28,27 @@ from deckgen.rulespec import RuleSpec
 
 CONFIRM_TURNS = 16_000
 CONFIRM_MIN, CONFIRM_MAX = 200, 2_000
+"""Turns and rounds of skilled play per player count for a check of up to
+:data:`CONFIRM_SCALE_ROUNDS` rounds ..."""
+CONFIRM_SCALE_ROUNDS = 30_000
+CONFIRM_SCALE_MAX = 4.0
+"""... and up to this many times as much for a larger check, in proportion to its rounds
+(the default 100,000: 3.3 times; Chicken Foot's two-player figure then comes within
+about 3 points instead of 5): a large check is asked for a sharp answer, a small one for
+a quick one."""
 SKILLED = "smart"
 
 
-def confirm_rounds(turns_per_round: float | None) -> int:
-    """Rounds of skilled play for one player count: about :data:`CONFIRM_TURNS` turns."""
+def confirm_rounds(turns_per_round: float | None, check_rounds: int | None = None) -> int:
+    """Rounds of skilled play for one player count: about :data:`CONFIRM_TURNS` turns, more
+    for a check of more than :data:`CONFIRM_SCALE_ROUNDS` rounds (``check_rounds``)."""
+    scale = 1.0
+    if check_rounds:
+        scale = min(CONFIRM_SCALE_MAX, max(1.0, check_rounds / CONFIRM_SCALE_ROUNDS))
     if not turns_per_round:
-        return CONFIRM_MIN
-    return int(min(CONFIRM_MAX, max(CONFIRM_MIN, CONFIRM_TURNS / turns_per_round)))
+        return int(CONFIRM_MIN * scale)
+    rounds = scale * CONFIRM_TURNS / turns_per_round
+    return int(min(scale * CONFIRM_MAX, max(CONFIRM_MIN, rounds)))
 
 
 def measure(fid: str, sec: dict[str, Any]) -> float | None:
@@ -131,7 +144,10 @@ def confirm(
     ]  # fmt: skip
     counts = sorted({int(w["players"]) for w in design})
     rounds_of = {
-        n: confirm_rounds(report["players"][str(n)]["stats"]["turns_per_round"].get("mean"))
+        n: confirm_rounds(
+            report["players"][str(n)]["stats"]["turns_per_round"].get("mean"),
+            report.get("settings", {}).get("rounds"),
+        )
         for n in counts
     }
     cores = workers or os.cpu_count() or 1

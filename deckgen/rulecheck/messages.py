@@ -445,10 +445,10 @@ _SKILLED: dict[str, Template] = {
         "; mit Computerspielern der Stufe „{bots}“: {value}",
     ),
     "skilled.close": Template(
-        " (with {bots} players in every seat it is {value}, about the limit: {rounds} "
+        " (with {bots} players in every seat it is {value}, about the limit: {rounds:,} "
         "rounds cannot tell whether skilled play stays over it)",
         " (Mit Computerspielern der Stufe „{bots}“ auf jedem Platz: {value}, etwa an der "
-        "Grenze; {rounds} Runden zeigen nicht, ob geübtes Spiel darüber bleibt.)",
+        "Grenze; {rounds:,} Runden zeigen nicht, ob geübtes Spiel darüber bleibt.)",
     ),
     "skilled.minutes": Template("{v:.0f} minutes", "{v:.0f} Minuten"),
     "skilled.minutes_in": Template(

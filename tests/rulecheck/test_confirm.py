@@ -74,10 +74,10 @@ def test_a_skilled_figure_about_its_limit_says_that_its_rounds_cannot_tell() -> 
     assert lo <= w["threshold"] <= hi
     assert w["skilled"]["close"] is True
     rounds = w["skilled"]["rounds"]
-    assert f"about the limit: {rounds} rounds cannot tell" in w["message"]
+    assert f"about the limit: {rounds:,} rounds cannot tell" in w["message"]
     assert f"[95 % interval {100 * lo:.1f} to {100 * hi:.1f} %]" in w["message"]
     german = message_of(w, "de")
-    assert f"{rounds} Runden zeigen nicht, ob geübtes Spiel darüber bleibt" in german
+    assert f"{rounds:,} Runden zeigen nicht".replace(",", ".") in german
     assert "95-%-Intervall" in german
     # far from the limit it answers: the two-player figure at seed 0 is clearly over it
     clear = deckgen.check_rules("chicken-foot", players=[2], rounds=3000, workers=1)
@@ -93,3 +93,17 @@ def _blocked_of(report: dict[str, Any], players: int) -> dict[str, Any]:
     ]
     assert len(found) == 1, found
     return found[0]
+
+
+def test_a_larger_check_confirms_on_more_skilled_rounds() -> None:
+    """16,000 turns of skilled play per player count up to a check of 30,000 rounds, in
+    proportion beyond it, at most four times as many (the default 100,000: 3.3 times)."""
+    from deckgen.rulecheck.confirm import CONFIRM_MAX, confirm_rounds
+
+    chicken_foot = 57.0  # turns a round with two players
+    small = confirm_rounds(chicken_foot, 30_000)
+    assert small == confirm_rounds(chicken_foot) == 280
+    assert confirm_rounds(chicken_foot, 3_000) == small  # never fewer than that
+    assert confirm_rounds(chicken_foot, 100_000) == 935  # 100,000 / 30,000 * 16,000 / 57
+    assert confirm_rounds(chicken_foot, 10_000_000) == int(4 * 16_000 / chicken_foot)
+    assert confirm_rounds(5.0, 10_000_000) == 4 * CONFIRM_MAX  # short rounds: the cap
