@@ -1,17 +1,19 @@
 """Is it the rules or the bots? Design findings replayed with skilled players.
 
 Takes a check report and the check's options; plays every player count that has a
-design finding of ``warn`` or worse again with the ``smart`` bot in every seat (a few
-hundred to 2,000 rounds on the reference engine, about 16,000 turns) and measures each
-finding's figure again (a notice calls nothing a design problem, so it is not
-replayed). A finding that holds says so and is graded by the skilled figure (never
-above its grade with random bots); one that vanishes is a notice and says "with random
-bots only": nothing in the rules needs changing for players who play well, so it is
-never graded above one that holds (a ``fail`` made one step milder used to stay a
-``warn`` while a finding that held just over its limit became a notice). The skilled
-figure is said with its 95 % interval; where the interval holds the finding's limit, a
-few hundred rounds cannot tell whether skilled play stays over it, and the finding says
-so instead (``close``; graded as above). The verdict is read again afterwards.
+design finding of ``warn`` or worse again with the ``smart`` bot in every seat (about
+16,000 turns per count for a check of up to 30,000 rounds, up to four times as many for
+a larger one; on the reference engine) and measures each finding's figure again (a
+notice calls nothing a design problem, so it is not replayed). A finding that holds
+says so and is graded by the skilled figure's lower 95 % bound, what skilled play surely
+gives (never above its grade with random bots); one that vanishes is a notice and says
+"with random bots only": nothing in the rules needs changing for players who play well,
+so it is never graded above one that holds (a ``fail`` made one step milder used to
+stay a ``warn`` while a finding that held just over its limit became a notice). The
+skilled figure is said with its 95 % interval; where the interval holds the finding's
+limit, a few hundred rounds cannot tell whether skilled play stays over it, and the
+finding says so instead (``close``; graded as above). The verdict is read again
+afterwards.
 
 Random bots block roads a player would keep open (Chicken Foot blocks about 80 % of
 two-player rounds with them): a designer must not change a rule for that.
@@ -191,8 +193,11 @@ def confirm(
             shown = None if value is None else _fmt(value, w, span)
             if holds and value is not None:
                 if w["id"] not in ("first_player", "seat_match"):
+                    # graded by what skilled play surely gives, the interval's lower end:
+                    # a few hundred rounds do not move the grade across a step
+                    surely = value if span is None else span[0]
                     w["severity"] = min(
-                        w["severity"], grade({**w, "value": value}), key=LEVELS.index
+                        w["severity"], grade({**w, "value": surely}), key=LEVELS.index
                     )
                 told = said("skilled.holds", bots=SKILLED, value=shown)
             else:

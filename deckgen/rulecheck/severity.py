@@ -18,8 +18,8 @@ is the worst finding's. The thresholds are data (:data:`TEXT`, :data:`RATE_STEPS
   warning up to 4 times, a failure beyond;
 - a match longer than 4 hours warns, longer than 10 hours fails;
 - a design finding that holds when every seat plays well (the ``smart`` bots) is graded
-  by the skilled figure (never above its grade with random bots); one that vanishes is
-  a notice (:data:`VANISHED`), and says so.
+  by the skilled figure's lower 95 % bound (never above its grade with random bots);
+  one that vanishes is a notice (:data:`VANISHED`), and says so.
 """
 
 from __future__ import annotations

@@ -107,3 +107,20 @@ def test_a_larger_check_confirms_on_more_skilled_rounds() -> None:
     assert confirm_rounds(chicken_foot, 100_000) == 935  # 100,000 / 30,000 * 16,000 / 57
     assert confirm_rounds(chicken_foot, 10_000_000) == int(4 * 16_000 / chicken_foot)
     assert confirm_rounds(5.0, 10_000_000) == 4 * CONFIRM_MAX  # short rounds: the cap
+
+
+def test_a_finding_that_holds_is_graded_by_what_skilled_play_surely_gives() -> None:
+    """Five-player Chicken Foot at the default 100,000 rounds: smart players block 31.6 %
+    of rounds [29.1 to 34.3 %], the point 1.26 times the limit of 25 % (a warning), the
+    interval's lower end 1.16 times (a notice). The grade follows the lower end, so a few
+    hundred skilled rounds do not carry a finding across a step."""
+    from deckgen.rulecheck.severity import grade
+
+    check = deckgen.check_rules("chicken-foot", players=[5], rounds=100_000)
+    w = _blocked_of(check.report, 5)
+    lo = w["skilled"]["interval"][0]
+    assert w["skilled"]["holds"] is True
+    assert w["skilled"]["close"] is False
+    assert grade({**w, "value": w["skilled"]["value"]}) == "warn"  # the point alone
+    assert grade({**w, "value": lo}) == "notice"
+    assert w["severity"] == "notice"
