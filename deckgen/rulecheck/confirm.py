@@ -53,23 +53,38 @@ def confirm_rounds(turns_per_round: float | None, check_rounds: int | None = Non
     return int(min(scale * CONFIRM_MAX, max(CONFIRM_MIN, rounds)))
 
 
+SHARES = ("stock_drained", "ties", "blocked", "no_winner")
+"""Findings whose figure is a share of rounds (a proportion node: ``count`` of ``of``)."""
+
+
+def _node(fid: str, sec: dict[str, Any]) -> tuple[dict[str, Any] | None, float] | None:
+    """The statistics node behind a rate or mean finding and what its figure is divided
+    by (None: a seat's edge, measured otherwise)."""
+    st = sec["stats"]
+    if fid == "draw_heavy":  # draws per round against the tiles dealt
+        dealt = sec["feasibility"]["dealt"]
+        return (st["draws_per_round"], float(dealt)) if dealt else (None, 1.0)
+    if fid in ("stock_drained", "ties"):
+        return st.get(fid), 1.0
+    if fid in ("blocked", "no_winner"):
+        return st["round_end"]["blocked" if fid == "blocked" else "not_out"], 1.0
+    if fid in ("playing_time", "match_time"):
+        return st["playing_time_minutes"], 1.0
+    return None
+
+
 def measure(fid: str, sec: dict[str, Any]) -> float | None:
     """The figure behind finding ``fid`` in a per-player section of a report."""
     st = sec["stats"]
-    if fid == "draw_heavy":
-        mean = st["draws_per_round"].get("mean")
-        dealt = sec["feasibility"]["dealt"]
-        return None if mean is None or not dealt else mean / dealt
-    if fid in ("stock_drained", "ties"):
-        node = st.get(fid)
-        return None if not node or not node["of"] else float(node["share"] or 0.0)
-    if fid in ("blocked", "no_winner"):
-        key = "blocked" if fid == "blocked" else "not_out"
-        node = st["round_end"][key]
-        return float(node["share"] or 0.0) if node["of"] else None
-    if fid in ("playing_time", "match_time"):
-        mean = st["playing_time_minutes"].get("mean")
-        return None if mean is None else float(mean)
+    found = _node(fid, sec)
+    if found is not None:
+        node, per = found
+        if not node:
+            return None
+        if fid in SHARES:
+            return float(node["share"] or 0.0) if node["of"] else None
+        mean = node.get("mean")
+        return None if mean is None else float(mean) / per
     if fid == "first_player":
         node = st["first_player_win_share"]
         if not node["of"]:
@@ -87,26 +102,14 @@ def measure(fid: str, sec: dict[str, Any]) -> float | None:
 def interval(fid: str, sec: dict[str, Any]) -> tuple[float, float] | None:
     """The 95 % interval of :func:`measure`'s figure in a per-player section (None where
     the report gives none: a seat's edge, which is judged by a test instead)."""
-    st = sec["stats"]
-    node: dict[str, Any] | None
-    scale = 1.0
-    if fid == "draw_heavy":
-        node, dealt = st["draws_per_round"], sec["feasibility"]["dealt"]
-        if not dealt:
-            return None
-        scale = 1.0 / dealt
-    elif fid in ("stock_drained", "ties"):
-        node = st.get(fid)
-    elif fid in ("blocked", "no_winner"):
-        node = st["round_end"]["blocked" if fid == "blocked" else "not_out"]
-    elif fid in ("playing_time", "match_time"):
-        node = st["playing_time_minutes"]
-    else:
+    found = _node(fid, sec)
+    if found is None:
         return None
+    node, per = found
     ci = node.get("ci95") if node else None
     if not ci or any(math.isnan(float(x)) for x in ci):
         return None
-    return (float(ci[0]) * scale, float(ci[1]) * scale)
+    return (float(ci[0]) / per, float(ci[1]) / per)
 
 
 def skilled_section(

@@ -470,6 +470,7 @@ def table_lines(result: TuneResult) -> list[str]:
 
 
 def _none_reason(result: TuneResult) -> str:
+    fid = result.goal.finding
     close = [v for v in result.variants if v.figure is not None]
     if not close:
         return "No variant could be played."
@@ -481,7 +482,13 @@ def _none_reason(result: TuneResult) -> str:
         if nearest.figure is not None and nearest.figure <= result.limit
         else "it is still over the goal"
     )
-    return _no_change(result, nearest, why) + skilled_sentence(result)
+    return (
+        f"No change of one or two parameters removes the finding: the nearest is "
+        f"{nearest.label} at {_fmt(fid, nearest.figure)}, and {why}. The finding comes "
+        "from how the game is built (its board and turn rules) more than from a number "
+        "in the file; state a goal the game can meet (--goal {fid}<...) or change a rule "
+        "the tuner does not vary." + skilled_sentence(result)
+    ).replace("{fid}", fid)
 
 
 def skilled_sentence(result: TuneResult) -> str:
@@ -497,17 +504,6 @@ def skilled_sentence(result: TuneResult) -> str:
     if random_figure is not None and result.skilled >= random_figure:
         return said + versus + ", so it holds with skilled players too, and more strongly."
     return said + versus + ", so it holds with skilled players too, if less strongly."
-
-
-def _no_change(result: TuneResult, nearest: Variant, why: str) -> str:
-    fid = result.goal.finding
-    return (
-        f"No change of one or two parameters removes the finding: the nearest is "
-        f"{nearest.label} at {_fmt(fid, nearest.figure)}, and {why}. The finding comes "
-        "from how the game is built (its board and turn rules) more than from a number "
-        "in the file; state a goal the game can meet (--goal {fid}<...) or change a rule "
-        "the tuner does not vary."
-    ).replace("{fid}", fid)
 
 
 def chart_svg(result: TuneResult) -> str:

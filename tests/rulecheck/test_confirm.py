@@ -9,9 +9,9 @@ import deckgen
 from deckgen.rulespec import load_rules, rules_from_data
 
 
-def _blocked(report: dict[str, Any]) -> dict[str, Any]:
+def _blocked(report: dict[str, Any], players: int = 2) -> dict[str, Any]:
     found: list[dict[str, Any]] = [
-        w for w in report["warnings"] if w["id"] == "blocked" and w["players"] == 2
+        w for w in report["warnings"] if w["id"] == "blocked" and w["players"] == players
     ]
     assert len(found) == 1, found
     return found[0]
@@ -68,7 +68,7 @@ def test_a_skilled_figure_about_its_limit_says_that_its_rounds_cannot_tell() -> 
     from deckgen.rulecheck.messages import message_of
 
     check = deckgen.check_rules("chicken-foot", players=[3], rounds=3000, workers=1, seed=2026)
-    w = _blocked_of(check.report, 3)
+    w = _blocked(check.report, 3)
     lo, hi = w["skilled"]["interval"]
     assert lo < w["skilled"]["value"] < hi
     assert lo <= w["threshold"] <= hi
@@ -85,14 +85,6 @@ def test_a_skilled_figure_about_its_limit_says_that_its_rounds_cannot_tell() -> 
     assert w2["skilled"]["close"] is False
     assert w2["skilled"]["interval"][0] > w2["threshold"]
     assert "it holds with smart players in every seat too" in w2["message"]
-
-
-def _blocked_of(report: dict[str, Any], players: int) -> dict[str, Any]:
-    found: list[dict[str, Any]] = [
-        x for x in report["warnings"] if x["id"] == "blocked" and x["players"] == players
-    ]
-    assert len(found) == 1, found
-    return found[0]
 
 
 def test_a_larger_check_confirms_on_more_skilled_rounds() -> None:
@@ -117,7 +109,7 @@ def test_a_finding_that_holds_is_graded_by_what_skilled_play_surely_gives() -> N
     from deckgen.rulecheck.severity import grade
 
     check = deckgen.check_rules("chicken-foot", players=[5], rounds=100_000)
-    w = _blocked_of(check.report, 5)
+    w = _blocked(check.report, 5)
     lo = w["skilled"]["interval"][0]
     assert w["skilled"]["holds"] is True
     assert w["skilled"]["close"] is False
