@@ -53,6 +53,15 @@ def _command(path: tuple[str, ...]) -> Any:
     return command
 
 
+@pytest.mark.parametrize("path", COMMANDS, ids=" ".join)
+def test_a_commands_summary_is_one_unbroken_paragraph(path: tuple[str, ...]) -> None:
+    """The first paragraph of a command's help is what its group's list shows; a line
+    break in it shows up as a ragged break in the middle of that list."""
+    summary = (_command(path).help or "").strip().split("\n\n")[0]
+    assert summary, f"deckgen {' '.join(path)} has no help"
+    assert "\n" not in summary, f"deckgen {' '.join(path)}: {summary!r}"
+
+
 @pytest.mark.parametrize("path", [(), *COMMANDS], ids=lambda p: " ".join(p) or "deckgen")
 def test_help_has_no_python_type_labels(path: tuple[str, ...]) -> None:
     result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"})

@@ -386,10 +386,11 @@ def check_command(
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Preflight: picture resolution per file, safe margin, text sizes, line widths,
-    fonts, boxes, RGB or spot colours in CMYK, black text in black ink, and the total
-    ink of every card rendered with Ghostscript (an ink map PNG shows where it is too
-    much).
+    """Preflight: check the print files as a print shop would, before you send them.
+
+    Picture resolution per file, safe margin, text sizes, line widths, fonts, boxes,
+    RGB or spot colours in CMYK, black text in black ink, and the total ink of every
+    card rendered with Ghostscript (an ink map PNG shows where it is too much).
 
     Exit code 1 when something was found.
     """

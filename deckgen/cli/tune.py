@@ -76,8 +76,9 @@ def tune_command(
     ] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Search the file's own parameters for the smallest change that removes a design
-    finding, and print the variants tried (exit 0; 1 when no variant reaches the goal)."""
+    """Find the smallest change of the file's own settings that removes a design finding.
+
+    Prints the variants tried (exit 0; 1 when no variant reaches the goal)."""
     from deckgen.api.games import load_rules
     from deckgen.rulecheck.tune import (
         TuneOptions,
