@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import inspect
+import itertools
 import json
 import subprocess
 import sys
@@ -60,6 +62,28 @@ def test_a_commands_summary_is_one_unbroken_paragraph(path: tuple[str, ...]) -> 
     summary = (_command(path).help or "").strip().split("\n\n")[0]
     assert summary, f"deckgen {' '.join(path)} has no help"
     assert "\n" not in summary, f"deckgen {' '.join(path)}: {summary!r}"
+
+
+def _joins(text: str) -> list[str]:
+    """Each place a later paragraph of ``text`` breaks a line: the word before the break,
+    a space and the word after it."""
+    pairs = []
+    for paragraph in inspect.cleandoc(text).split("\n\n")[1:]:
+        lines = [line.split() for line in paragraph.splitlines()]
+        pairs += [f"{a[-1]} {b[0]}" for a, b in itertools.pairwise(lines) if a and b]
+    return pairs
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=" ".join)
+def test_help_text_flows_as_paragraphs_not_as_the_source_lines(path: tuple[str, ...]) -> None:
+    """A docstring's line breaks are the source's, not the reader's: at any width the
+    help reflows them (at 2,000 columns each paragraph is one line)."""
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "2000"})
+    assert result.exit_code == 0, result.output
+    for pair in _joins(_command(path).help or ""):
+        assert any(pair in " ".join(line.split()) for line in result.output.splitlines()), (
+            f"deckgen {' '.join(path)} --help breaks the line at {pair!r}"
+        )
 
 
 @pytest.mark.parametrize("path", [(), *COMMANDS], ids=lambda p: " ".join(p) or "deckgen")
