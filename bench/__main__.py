@@ -1,4 +1,5 @@
-"""``make bench``: run every ``bench/bench_*.py`` module's ``main()`` in turn."""
+"""``make bench``: the engines' line counts (:mod:`bench.engine_lines`), then every
+``bench/bench_*.py`` module's ``main()`` in turn, so one run gives every figure."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ def main() -> int:
         print("no benchmarks yet")
         return 0
     only = set(sys.argv[1:])
+    if not only or "engine_lines" in only:
+        from bench import engine_lines
+
+        print("== engine_lines")
+        engine_lines.main([])
     for name in names:
         if only and name not in only:
             continue
