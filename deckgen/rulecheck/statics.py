@@ -71,6 +71,9 @@ def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
                 "dead_clause", said("dead_clause.value", a=a, b=b, value=value),
                 "scoring.tile_values",
             ))  # fmt: skip
+    target = penalty_target(spec)
+    if target is not None:
+        out.append(_finding("dead_clause", target, "match.target"))
     if p.scoring.bands is not None:
         most = spec.dset.total_pips
         if p.scoring.bands > most:
@@ -79,3 +82,22 @@ def static_findings(spec: RuleSpec) -> list[dict[str, Any]]:
                 "scoring.bands",
             ))  # fmt: skip
     return out
+
+
+def penalty_target(spec: RuleSpec) -> dict[str, Any] | None:
+    """Why a match to a target cannot (or can hardly) end under penalty scoring, as a
+    said item; None when the file plays otherwise.
+
+    Penalty points take each side's own pips off its total, and only going out adds (the
+    bonus): a total rises by at most the bonus a round, so the target needs that many
+    rounds of the same side going out, and without a bonus it is never reached.
+    """
+    p = spec.params
+    if p.match.end != "target" or p.scoring.method != "penalty" or p.match.target is None:
+        return None
+    target, bonus = p.match.target, p.scoring.out_bonus
+    if bonus == 0:
+        return said("dead_clause.penalty_never", target=target)
+    return said(
+        "dead_clause.penalty_target", target=target, bonus=bonus, rounds=-(-target // bonus)
+    )

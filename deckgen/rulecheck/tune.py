@@ -25,7 +25,9 @@ from typing import Any, Protocol
 
 from deckgen.errors import DeckgenError, InputError
 from deckgen.rulecheck.confirm import measure
+from deckgen.rulecheck.messages import say
 from deckgen.rulecheck.severity import DESIGN
+from deckgen.rulecheck.statics import penalty_target
 from deckgen.rulespec import RuleSpec
 
 DROP = "clause.drop"
@@ -235,8 +237,8 @@ def _interval(fid: str, sec: dict[str, Any]) -> tuple[float, float] | None:
         ci = st["draws_per_round"].get("ci95")
         dealt = sec["feasibility"]["dealt"]
         return (ci[0] / dealt, ci[1] / dealt) if ci and dealt else None
-    if node and node.get("ci95"):
-        return (float(node["ci95"][0]), float(node["ci95"][1]))
+    if node and node.get("ci95"):  # a share or a duration: never below 0
+        return (max(0.0, float(node["ci95"][0])), float(node["ci95"][1]))
     return None
 
 
@@ -482,12 +484,18 @@ def _none_reason(result: TuneResult) -> str:
         if nearest.figure is not None and nearest.figure <= result.limit
         else "it is still over the goal"
     )
+    cause = penalty_target(result.spec)
     return (
         f"No change of one or two parameters removes the finding: the nearest is "
-        f"{nearest.label} at {_fmt(fid, nearest.figure)}, and {why}. The finding comes "
-        "from how the game is built (its board and turn rules) more than from a number "
-        "in the file; state a goal the game can meet (--goal {fid}<...) or change a rule "
-        "the tuner does not vary." + skilled_sentence(result)
+        f"{nearest.label} at {_fmt(fid, nearest.figure)}, and {why}. "
+        + (
+            "The finding comes from how the game is built (its board and turn rules) more "
+            "than from a number in the file; state a goal the game can meet (--goal "
+            "{fid}<...) or change a rule the tuner does not vary."
+            if cause is None
+            else f"The file's scoring cannot carry its matches to their end: {say(cause, 'en')}."
+        )
+        + skilled_sentence(result)
     ).replace("{fid}", fid)
 
 
