@@ -268,7 +268,13 @@ def replay_command(
     if as_json:
         write_json(json.dumps(report.__dict__, indent=2) + "\n")
     else:
-        if report.rules_changed:
+        if spec.id != rec.rules.id:
+            say(
+                f"note: this game was recorded under the rules '{excerpt(rec.rules.id, 60)}' "
+                f"and is replayed under '{spec.id}'",
+                err=True,
+            )
+        elif report.rules_changed:
             say(
                 f"note: the rules '{spec.id}' changed since this record was made (hash differs)",
                 err=True,

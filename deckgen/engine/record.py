@@ -401,7 +401,10 @@ def replay(record: GameRecord, *, spec: RuleSpec | None = None) -> ReplayReport:
         if len(hands) != n or any(len(h) != t.hand_size for h in hands):
             return fail(f"the deal does not give {n} hands of {t.hand_size} tiles")
         if sorted(every) != list(range(len(t.tiles))):
-            return fail("the deal does not hold every tile of the set exactly once")
+            return fail(
+                "the deal does not hold every tile of the set exactly once (the rules' "
+                f"double-{spec.dset.max_pip} has {len(t.tiles)} tiles; the deal holds {len(every)})"
+            )
         if (stock and not t.stock_rest) or (dead and t.stock_rest):
             return fail("the deal's stock and dead tiles do not fit the rules")
         produced: list[Action] = []
