@@ -34,7 +34,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     warnings = report.get("warnings", [])
     if warnings and report["verdict"] in ("gaps", "broken"):
         lines.append("  design warnings:")
-        lines += [f"  - {w['message']}" for w in warnings]
+        lines += [f"  - {w['severity']}: {w['message']}" for w in warnings]
     for key, sec in report["players"].items():
         st = sec["stats"]
         turns = st["turns_per_round"].get("mean", 0.0)

@@ -68,3 +68,18 @@ def test_an_interval_of_minutes_or_shares_never_starts_below_zero() -> None:
     low, high = _interval("first_player", signed) or (0.0, 0.0)
     assert low == pytest.approx(-0.1)
     assert high == pytest.approx(0.1)
+
+
+def test_the_terminal_grades_design_warnings_as_the_markdown_report_does() -> None:
+    """Under a broken verdict the terminal lists the design findings too: each with its
+    severity, as the Markdown report labels them ("fail:", "warn:")."""
+    from deckgen.cli.check import summary_lines
+
+    report = {
+        "rules": {"id": "x"},
+        "verdict": "broken",
+        "reasons": ["11 of 11 matches did not end"],
+        "warnings": [{"severity": "fail", "message": "a match takes 82 hours"}],
+        "players": {},
+    }
+    assert "  - fail: a match takes 82 hours" in summary_lines(report)
