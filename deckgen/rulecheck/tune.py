@@ -460,6 +460,13 @@ def table_lines(result: TuneResult) -> list[str]:
         )
     best = result.best
     lines.append("")
+    confirmed = sum(v.confirmed for v in result.variants)
+    if 0 < confirmed < len(result.variants):
+        first = "The first change was" if confirmed == 1 else f"The first {confirmed} changes were"
+        lines.append(
+            f"{first} played again on more rounds (confirmed) and come first; the others "
+            "were only screened on fewer rounds and are ranked among themselves."
+        )
     if best is None:
         lines.append(_none_reason(result))
     else:

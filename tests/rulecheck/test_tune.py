@@ -102,3 +102,21 @@ def test_the_skilled_figure_is_weighed_against_the_goal_and_the_random_figure() 
     assert weaker.endswith("so it holds with skilled players too, if less strongly.")
     gone = skilled_sentence(result(0.80, 0.05))
     assert gone.endswith(": the rest is how random bots play, not the rules.")
+
+
+def test_the_table_says_which_rows_were_confirmed_and_why_they_come_first() -> None:
+    """Confirmed changes come first, screened ones after, each group by its figure: a
+    designer read 280 min after 482 min as a table out of order."""
+    from deckgen.rulecheck.tune import Goal, TuneResult, Variant, table_lines
+
+    before = Variant({}, "the file as it is", 0, figure=320.0, rounds=4000, confirmed=True)
+    rows = [
+        Variant({"a": 1}, "a = 1", 1, figure=482.0, rounds=4000, confirmed=True),
+        Variant({"b": 1}, "b = 1", 1, figure=280.0, rounds=1000),
+    ]
+    spec = load_rules("draw-classic")
+    lines = table_lines(TuneResult(spec, 2, Goal("match_time", None), 240.0, before, rows))
+    assert lines.index("| a = 1 | 4,000 | 482 min | - | - | no |") < lines.index(
+        "| b = 1 | 1,000 | 280 min | - | - | no |"
+    )
+    assert any(line.startswith("The first change was played again") for line in lines)
