@@ -211,66 +211,67 @@ def starter_toml(
     from deckgen.deck.wording import card_language
 
     lang = card_language(lang)
+    c = STARTER_COMMENTS[lang]
     imprint = SAMPLE_IMPRINT_TEXT[lang].replace("\\", "\\\\").replace('"', '\\"')
     pictures = ",\n".join(f'  "demo:value-{v:02d}.png"' for v in range(1, max_pip + 1))
     picture_note = (
-        ""
-        if max_pip <= 12
-        else f"# deckgen ships 12 demo pictures; {set_name} needs {max_pip}: add your own.\n"
+        "" if max_pip <= 12 else "# " + c["more_pictures"].format(set=set_name, n=max_pip) + "\n"
     )
     preset_line = f"preset = {_q(card.preset)}\n" if card.preset else ""
     logo_line = (
-        'logo = "demo:logo.png"         # PNG with transparency works best'
+        f'logo = "demo:logo.png"         # {c["logo"]}'
         if samples
-        else '# logo = "my-logo.png"       # PNG with transparency works best'
+        else f'# logo = "{c["logo_file"]}"       # {c["logo"]}'
     )
-    cover_line = 'picture = "demo:cover.jpg"' if samples else '# picture = "my-cover.jpg"'
+    cover_line = 'picture = "demo:cover.jpg"' if samples else f'# picture = "{c["cover_file"]}"'
 
     if max_pip > 12:
         pictures = ",\n".join(
             f'  "demo:value-{(v - 1) % 12 + 1:02d}.png"' for v in range(1, max_pip + 1)
         )
     return f"""\
-# deckgen deck file: `deckgen deck build {{this file}}` makes the print files.
-# Paths are relative to this file; "demo:..." names deckgen's own demo art.
-# Colours are "#RRGGBB". Every key is optional except name.
+# {c["head1"]}
+# {c["head2"]}
+# {c["head3"]}
 
 name = {_q(name)}
-set = {_q(set_name)}              # double-6 ... double-12 (up to double-18)
-language = "{lang}"                # en or de: the few words deckgen prints itself
-# back_offset_mm = [0.0, 0.0]  # duplex back shift (x, y) from `deckgen deck calibrate`
+set = {_q(set_name)}              # {c["set"]}
+language = "{lang}"                # {c["language"]}
+# back_offset_mm = [0.0, 0.0]  # {c["back_offset"]}
 {preset_line}
 [card]
-size = {_q(card.size)}         # poker, bridge, meinspiel, tarot, mini, or "63 x 88" (mm)
-bleed_mm = {card.bleed_mm:g}                 # printed beyond the cut on every side
-safe_mm = {card.safe_mm:g}                  # keep text this far inside the cut
+size = {_q(card.size)}         # {c["size"]}
+bleed_mm = {card.bleed_mm:g}                 # {c["bleed"]}
+safe_mm = {card.safe_mm:g}                  # {c["safe"]}
 corner_radius_mm = {card.corner_radius_mm:g}
-orientation = "upright"        # the tile stands upright, or lies "across"
+orientation = "upright"        # {c["orientation"]}
 background = "#efe7d8"
-# background_picture = "my-paper.jpg"
-corner_index = true            # small "a|b" in two corners, for holding cards in hand
+# background_picture = "{c["paper_file"]}"
+corner_index = true            # {c["corner_index"]}
 
 [faces]
-style = "pips"                 # pips, numerals, pictures, or pictures+pips
+style = "pips"                 # {c["style"]}
 tile_colour = "#fffdf7"
 tile_edge = "#2b2b2b"
-pip_colours = "palette"        # palette (colour-blind safe) or mono (all in `ink`)
+pip_colours = "palette"        # {c["pip_colours"]}
 ink = "#222222"
-# colours = ["#0072b2", ...]   # your own colour for each value 1 ... N
-fit = "cover"                  # pictures: cover (crop to fill) or contain
-half_rotation = false          # true: the lower half's picture reads upright when turned
-# One picture per value 1 ... N (value 0 stays blank); used by the picture styles.
-# Write {{ file = "x.jpg", focus = [0.5, 0.3] }} to keep a point of a photo in view
-# (without one, a portrait photo keeps its upper third, where heads are).
+# colours = ["#0072b2", ...]   # {c["colours"]}
+fit = "cover"                  # {c["fit"]}
+half_rotation = false          # {c["half_rotation"]}
+# {c["pictures1"]}
+# {c["pictures2"]}
+# {c["pictures3"]}
+# {c["pictures4"]}
+# zero_picture = "{c["zero_file"]}"
 {picture_note}pictures = [
 {pictures},
 ]
 
 [back]
 background = "#1d3557"
-pattern = "lattice"            # none, dots, diagonal, lattice
+pattern = "lattice"            # {c["pattern"]}
 {logo_line}
-logo_width = 0.6               # share of the card's safe width
+logo_width = 0.6               # {c["logo_width"]}
 
 [cover]
 title = {_q(name)}
@@ -284,6 +285,86 @@ text = \"\"\"
 \"\"\"
 
 # [fonts]
-# regular = "fonts/MyFont-Regular.ttf"   # TTF or OTF; the bundled DejaVu Sans otherwise
+# regular = "fonts/MyFont-Regular.ttf"   # {c["font"]}
 # bold = "fonts/MyFont-Bold.ttf"
 """
+
+
+STARTER_COMMENTS: dict[str, dict[str, str]] = {
+    "en": {
+        "head1": "deckgen deck file: `deckgen deck build {this file}` makes the print files.",
+        "head2": 'Paths are relative to this file; "demo:..." names deckgen\'s own demo art.',
+        "head3": 'Colours are "#RRGGBB". Every key is optional except name.',
+        "set": "double-6 ... double-12 (up to double-18)",
+        "language": "en or de: the few words deckgen prints itself",
+        "back_offset": "duplex back shift (x, y) from `deckgen deck calibrate`",
+        "size": 'poker, bridge, meinspiel, tarot, mini, or "63 x 88" (mm)',
+        "bleed": "printed beyond the cut on every side",
+        "safe": "keep text this far inside the cut",
+        "orientation": 'the tile stands upright, or lies "across"',
+        "paper_file": "my-paper.jpg",
+        "corner_index": 'small "a|b" in two corners, for holding cards in hand',
+        "style": "pips, numerals, pictures, or pictures+pips",
+        "pip_colours": "palette (colour-blind safe) or mono (all in `ink`)",
+        "colours": "your own colour for each value 1 ... N",
+        "fit": "pictures: cover (crop to fill) or contain",
+        "half_rotation": "true: the lower half's picture reads upright when turned",
+        "pictures1": "One picture per value 1 ... N, used by the picture styles; value 0 stays",
+        "pictures2": "blank unless zero_picture names one (below).",
+        "pictures3": 'Write { file = "x.jpg", focus = [0.5, 0.3] } to keep a point of a photo',
+        "pictures4": (
+            "in view (without one, a portrait photo keeps its upper third, where heads are)."
+        ),
+        "zero_file": "my-zero.jpg",
+        "more_pictures": "deckgen ships 12 demo pictures; {set} needs {n}: add your own.",
+        "pattern": "none, dots, diagonal, lattice",
+        "logo": "PNG with transparency works best",
+        "logo_file": "my-logo.png",
+        "logo_width": "share of the card's safe width",
+        "cover_file": "my-cover.jpg",
+        "font": "TTF or OTF; the bundled DejaVu Sans otherwise",
+    },
+    "de": {
+        "head1": "deckgen-Spieldatei: `deckgen deck build {diese Datei}` macht die Druckdateien.",
+        "head2": (
+            'Pfade gelten relativ zu dieser Datei; "demo:..." meint die Beispielbilder von deckgen.'
+        ),
+        "head3": 'Farben als "#RRGGBB". Jeder Eintrag außer name darf fehlen.',
+        "set": "double-6 ... double-12 (bis double-18)",
+        "language": "en oder de: die wenigen Wörter, die deckgen selbst druckt",
+        "back_offset": (
+            "Versatz der Rückseiten beim Duplexdruck (x, y), aus `deckgen deck calibrate`"
+        ),
+        "size": 'poker, bridge, meinspiel, tarot, mini oder "63 x 88" (mm)',
+        "bleed": "Anschnitt: so weit wird über die Schnittkante hinaus gedruckt",
+        "safe": "so weit bleibt Text innerhalb der Schnittkante",
+        "orientation": 'der Stein steht aufrecht, oder liegt quer ("across")',
+        "paper_file": "mein-papier.jpg",
+        "corner_index": 'kleines "a|b" in zwei Ecken, zum Halten der Karten in der Hand',
+        "style": "pips (Augen), numerals (Ziffern), pictures (Bilder) oder pictures+pips",
+        "pip_colours": (
+            "palette (auch bei Farbsehschwäche unterscheidbar) oder mono (alles in `ink`)"
+        ),
+        "colours": "eine eigene Farbe für jeden Wert 1 ... N",
+        "fit": "Bilder: cover (beschnitten, füllt die Fläche) oder contain (ganz sichtbar)",
+        "half_rotation": (
+            "true: das Bild der unteren Hälfte steht richtig, wenn man die Karte dreht"
+        ),
+        "pictures1": "Ein Bild je Wert 1 ... N, für die Bild-Stile; Wert 0 bleibt leer,",
+        "pictures2": "außer zero_picture nennt ein Bild (unten).",
+        "pictures3": 'Mit { file = "x.jpg", focus = [0.5, 0.3] } bleibt ein Punkt des Fotos',
+        "pictures4": (
+            "sichtbar (ohne ihn behält ein Hochformat-Foto sein oberes Drittel, wo Köpfe sind)."
+        ),
+        "zero_file": "mein-bild-fuer-null.jpg",
+        "more_pictures": "deckgen hat 12 Beispielbilder; {set} braucht {n}: eigene ergänzen.",
+        "pattern": "none (keins), dots (Punkte), diagonal, lattice (Gitter)",
+        "logo": "am besten ein PNG mit Transparenz",
+        "logo_file": "mein-logo.png",
+        "logo_width": "Anteil an der sicheren Breite der Karte",
+        "cover_file": "mein-titelbild.jpg",
+        "font": "TTF oder OTF; sonst die mitgelieferte DejaVu Sans",
+    },
+}
+"""The starter file's comments per language of the deck (the keys stay English: they
+are the deck file's own words)."""
