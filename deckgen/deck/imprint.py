@@ -115,7 +115,12 @@ def draw_imprint(ctx: DrawContext) -> None:
         lines = clip_to_height(result, box.h)
     ctx.text_lines(lines, box, size=result.size, leading=result.leading, colour=ink, align="left")
     lang = deck.spec.language
-    footer = imprint_footer(lang, deck.dset.max_pip, len(deck.dset))
+    footer = imprint_footer(
+        lang,
+        deck.dset.max_pip,
+        len(deck.dset),
+        on_cover_back=ctx.press.imprint_on_cover_back,
+    )
     ctx.stroke(mix(ink, bg, 0.7), 0.5)
     ctx.canvas.line(g.safe.x, g.safe.y + footer_h - 3, g.safe.x + g.safe.w, g.safe.y + footer_h - 3)
     ctx.centred_text(footer, g.trim.cx, g.safe.y + 1, size=6.5, colour=readable_mix(ink, bg, 0.35))

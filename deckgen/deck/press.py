@@ -19,6 +19,9 @@ class PressRules:
     so near-black inks are drawn pure black. ``black_ink_lines``: a CMYK job prints black
     and grey text and lines in black ink alone, so greyish inks of deckgen's own design
     (a tinted grey outline) are drawn as neutral greys of the same lightness.
+    ``imprint_on_cover_back``: the printer prints the imprint on the cover's back, so
+    the product has one card fewer than the deck has fronts (the imprint's card count
+    says so).
     """
 
     vendor: str | None = None
@@ -27,3 +30,4 @@ class PressRules:
     min_line_pt: float = 0.0
     solid_black: bool = False
     black_ink_lines: bool = False
+    imprint_on_cover_back: bool = False

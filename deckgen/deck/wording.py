@@ -11,6 +11,8 @@ the texts a new deck starts with (its sample name, subtitle and imprint) come fr
 'Domino · Doppel-7 · 36 Steine'
 >>> imprint_footer("en", 6, 28)
 'double-6 · 28 tiles · 30 cards in all'
+>>> imprint_footer("en", 6, 28, on_cover_back=True)
+'double-6 · 28 tiles · 29 cards in all'
 >>> word("de", "short_rules")
 'Kurzregeln'
 """
@@ -65,8 +67,11 @@ def cover_set_line(lang: str, max_pip: int, tiles: int) -> str:
     return word(lang, "cover_set_line").format(set=set_name(lang, max_pip), tiles=tiles)
 
 
-def imprint_footer(lang: str, max_pip: int, tiles: int) -> str:
-    """The line at the foot of the imprint card (tiles plus the cover and the imprint)."""
+def imprint_footer(lang: str, max_pip: int, tiles: int, *, on_cover_back: bool = False) -> str:
+    """The line at the foot of the imprint card: the cards of the product as printed,
+    the tiles plus the cover and the imprint, or plus the cover alone when the printer
+    prints the imprint on the cover's back (``on_cover_back``)."""
+    cards = tiles + (1 if on_cover_back else 2)
     return word(lang, "imprint_footer").format(
-        set=set_name(lang, max_pip), tiles=tiles, cards=tiles + 2
+        set=set_name(lang, max_pip), tiles=tiles, cards=cards
     )

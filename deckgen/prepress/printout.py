@@ -400,9 +400,14 @@ def _make_outputs(
         result.upload_count = count
         result.upload_blanks = blanks
         if blanks:
+            why = (
+                f" ({len(labels)} cards built, the imprint printed on the cover's back)"
+                if len(fronts) < len(labels)
+                else ""
+            )
             reporter.warn(
                 f"{preset.name} prints {count} cards: {blanks} white cards fill this deck "
-                f"of {len(fronts)} in {fronts_target.name} and {backs_target.name}"
+                f"of {len(fronts)}{why} in {fronts_target.name} and {backs_target.name}"
             )
 
     if "interleaved-pdf" in outputs:

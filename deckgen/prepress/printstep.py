@@ -79,6 +79,7 @@ def press_rules(options: PrintOptions) -> PressRules:
         min_line_pt=preset.min_line_pt if preset is not None else 0.0,
         solid_black=bool(preset is not None and preset.solid_black and cmyk),
         black_ink_lines=cmyk,
+        imprint_on_cover_back=bool(preset is not None and preset.imprint_on_cover_back),
     )
 
 
