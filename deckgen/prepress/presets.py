@@ -305,6 +305,18 @@ class VendorPreset(BaseModel):
             backs[0] = "imprint"
         return fronts, backs
 
+    def card_size_text(self) -> str:
+        """The card size as a listing shows it: ``59 x 91``, or for a preset that
+        requires no size (it keeps the deck's own) ``63 x 88 (or the deck's own)``.
+
+        >>> load_preset("home-a4").card_size_text()
+        "63 x 88 (or the deck's own)"
+        >>> load_preset("meinspiel").card_size_text()
+        '59 x 91'
+        """
+        size = f"{self.card_width_mm:g} x {self.card_height_mm:g}"
+        return size if self.card_size_required else f"{size} (or the deck's own)"
+
     def card_file_name(self, number: int, label: str, ext: str) -> str:
         """The file name of card ``number`` (1-based deck position) with ``label``."""
         return f"{self.card_file.format(number=number, label=label)}.{ext}"
@@ -363,6 +375,8 @@ def preset_summary(preset: VendorPreset) -> dict[str, object]:
         "name": preset.name,
         "title": preset.title,
         "card_mm": [preset.card_width_mm, preset.card_height_mm],
+        "card_size_required": preset.card_size_required,
+        "card_size": preset.card_size_text(),
         "bleed_mm": preset.bleed_mm,
         "safe_mm": preset.safe_mm,
         "corner_radius_mm": preset.corner_radius_mm,

@@ -63,6 +63,9 @@ class PrintOptions:
     preflight: bool = True
     safe_mm: float = 4.0
     """The deck's own safe margin (a preset's is used when it has one)."""
+    corner_radius_mm: float | None = None
+    """The deck's own corner radius (``None``: the preset's); the proof states it when
+    the preset keeps the deck's own card size."""
     make_files: bool = True
     """False: only convert (for a CMYK job) and preflight, as ``deck check`` does."""
     force: bool = False
@@ -542,6 +545,14 @@ def _write_proof(
         blanks=printed - len(fronts),
         imprint_on_cover_back=len(fronts) < len(labels),
         language=options.language,
+        # as built: a preset with a required size re-makes the deck to its own corners
+        # and at least its safe margin; another keeps the deck's (see contract.fit_deck)
+        safe_mm=options.safe_mm
+        if not preset.card_size_required
+        else max(options.safe_mm, preset.safe_mm),
+        corner_radius_mm=options.corner_radius_mm
+        if options.corner_radius_mm is not None and not preset.card_size_required
+        else preset.corner_radius_mm,
     )
     target = folder / "proof.pdf"
     words = TEXT.get(options.language, TEXT["en"])

@@ -60,6 +60,7 @@ def options_for(options: PrintOptions | None, deck: LoadedDeck) -> PrintOptions:
         options,
         preset=preset,
         safe_mm=float(deck.safe_mm),
+        corner_radius_mm=float(deck.corner_radius_mm),
         back_offset_mm=offset,
         language=spec.language,
         source_epoch=source_epoch(deck_inputs(deck)),

@@ -9,7 +9,8 @@ language):
   line (where it is cut, red, with the rounded corners) and the safe line (blue,
   dashed: nothing important outside it), the bleed outside the trim shown paler;
 - white frames for the blank cards that fill the deck to the vendor's count;
-- the preset, the card size, bleed and safe margin, the card count with blanks;
+- the preset, the card size, bleed, safe margin and corner radius as built (a preset
+  without a required card size keeps the deck's own), the card count with blanks;
 - every vendor rule the preflight checked, passed or not;
 - lines for the customer's signature and the date.
 
@@ -47,8 +48,8 @@ TEXT: dict[str, dict[str, str]] = {
         "deck": "Deck",
         "vendor": "Printed by",
         "size": "Card",
-        "size_value": "{w:g} x {h:g} mm, {bleed:g} mm bleed, {safe:g} mm safe margin, "
-        "{radius:g} mm corners",
+        "size_value": "{w} x {h} mm, {bleed} mm bleed, {safe} mm safe margin, {radius} mm corners",
+        "own_size": " (the deck's own size; {preset} does not require one)",
         "count": "Cards",
         "count_value": "{cards} cards in the deck; {printed} printed cards",
         "blanks": ", {blanks} of them blank",
@@ -60,6 +61,7 @@ TEXT: dict[str, dict[str, str]] = {
         "checks": "Checks",
         "passed": "passed",
         "failed": "not met ({n}), printed on request",
+        "not_checked": "not checked: the deck's own size is kept",
         "not_run": "the checks were not run",
         "blank": "blank",
         "home": "your own printer, sheets of {paper}",
@@ -71,8 +73,9 @@ TEXT: dict[str, dict[str, str]] = {
         "deck": "Spiel",
         "vendor": "Druck bei",
         "size": "Karte",
-        "size_value": "{w:g} x {h:g} mm, {bleed:g} mm Beschnitt, {safe:g} mm "
-        "Sicherheitsabstand, {radius:g} mm Eckenradius",
+        "size_value": "{w} x {h} mm, {bleed} mm Beschnitt, {safe} mm "
+        "Sicherheitsabstand, {radius} mm Eckenradius",
+        "own_size": " (die eigene Größe des Spiels; {preset} verlangt keine)",
         "count": "Karten",
         "count_value": "{cards} Karten im Spiel; {printed} gedruckte Karten",
         "blanks": ", davon {blanks} leer",
@@ -84,6 +87,7 @@ TEXT: dict[str, dict[str, str]] = {
         "checks": "Prüfungen",
         "passed": "erfüllt",
         "failed": "nicht erfüllt ({n}), auf Wunsch gedruckt",
+        "not_checked": "nicht geprüft: die eigene Größe des Spiels bleibt",
         "not_run": "die Prüfungen liefen nicht",
         "blank": "leer",
         "home": "eigener Drucker, Bogen {paper}",
@@ -108,6 +112,7 @@ RULE_NAMES: dict[str, dict[str, str]] = {
         "line-too-thin": "thinnest line",
         "text-not-k-only": "black text in black ink",
         "line-not-k-only": "black lines in black ink",
+        "low-contrast": "text contrast",
     },
     "de": {
         "card-size": "Kartengröße",
@@ -124,6 +129,7 @@ RULE_NAMES: dict[str, dict[str, str]] = {
         "line-too-thin": "dünnste Linie",
         "text-not-k-only": "schwarze Schrift nur in Schwarz",
         "line-not-k-only": "schwarze Linien nur in Schwarz",
+        "low-contrast": "Kontrast der Schrift",
     },
 }
 
@@ -139,6 +145,30 @@ class ProofFacts:
     blanks: int
     imprint_on_cover_back: bool
     language: str = "en"
+    safe_mm: float | None = None
+    """The safe margin the cards were built with (``None``: the preset's)."""
+    corner_radius_mm: float | None = None
+    """The corner radius the cards were built with (``None``: the preset's)."""
+
+    def safe(self, preset: VendorPreset) -> float:
+        return preset.safe_mm if self.safe_mm is None else self.safe_mm
+
+    def radius(self, preset: VendorPreset) -> float:
+        return preset.corner_radius_mm if self.corner_radius_mm is None else self.corner_radius_mm
+
+
+def number(value: float, lang: str) -> str:
+    """``value`` in millimetres as the proof prints it: up to three decimals, none
+    when whole, a decimal comma in German.
+
+    >>> number(63.5, "de"), number(3.175, "en"), number(58.99999, "de")
+    ('63,5', '3.175', '59')
+    """
+    from babel.numbers import format_decimal
+
+    return str(
+        format_decimal(round(value, 3), format="0.###", locale=lang if lang == "de" else "en")
+    )
 
 
 @dataclass(frozen=True)
@@ -187,7 +217,12 @@ def _fonts() -> tuple[str, str]:
 
 
 def _card_lines(
-    c: object, slot: _Slot, preset: VendorPreset, bleed_mm: float, page: tuple[float, float]
+    c: object,
+    slot: _Slot,
+    radius_mm: float,
+    safe_mm: float,
+    bleed_mm: float,
+    page: tuple[float, float],
 ) -> None:
     """Pale bleed, red trim line with rounded corners, dashed blue safe line."""
     from reportlab.pdfgen.canvas import Canvas
@@ -204,14 +239,14 @@ def _card_lines(
     c.saveState()
     path = c.beginPath()
     path.rect(x, y, w * s, h * s)
-    path.roundRect(x + b, y + b, tw, th, preset.corner_radius_mm * PT_PER_MM * s)
+    path.roundRect(x + b, y + b, tw, th, radius_mm * PT_PER_MM * s)
     c.setFillColorRGB(1, 1, 1, alpha=0.6)
     c.drawPath(path, stroke=0, fill=1, fillMode=FILL_EVEN_ODD)  # the ring only
     c.restoreState()
     c.setLineWidth(0.4)
     c.setStrokeColorRGB(*TRIM_RGB)
-    c.roundRect(x + b, y + b, tw, th, preset.corner_radius_mm * PT_PER_MM * s, stroke=1, fill=0)
-    safe = preset.safe_mm * PT_PER_MM * s
+    c.roundRect(x + b, y + b, tw, th, radius_mm * PT_PER_MM * s, stroke=1, fill=0)
+    safe = safe_mm * PT_PER_MM * s
     c.setStrokeColorRGB(*SAFE_RGB)
     c.setDash(1.5, 1.2)
     c.roundRect(
@@ -219,7 +254,7 @@ def _card_lines(
         y + b + safe,
         tw - 2 * safe,
         th - 2 * safe,
-        preset.corner_radius_mm * PT_PER_MM * s,
+        radius_mm * PT_PER_MM * s,
         stroke=1,
         fill=0,
     )
@@ -252,13 +287,17 @@ def _overlay(
     c.drawString(MARGIN, top - 16, f"{text['title']}: {facts.deck_name}")
     c.setFont(regular, 8.5)
     line = top - 32
+    lang = facts.language
+    bleed_trim = bleed_mm * PT_PER_MM
     size = text["size_value"].format(
-        w=preset.card_width_mm,
-        h=preset.card_height_mm,
-        bleed=bleed_mm,
-        safe=preset.safe_mm,
-        radius=preset.corner_radius_mm,
+        w=number((page[0] - 2 * bleed_trim) / PT_PER_MM, lang),
+        h=number((page[1] - 2 * bleed_trim) / PT_PER_MM, lang),
+        bleed=number(bleed_mm, lang),
+        safe=number(facts.safe(preset), lang),
+        radius=number(facts.radius(preset), lang),
     )
+    if not preset.card_size_required:
+        size += text["own_size"].format(preset=preset.name)
     count = text["count_value"].format(cards=len(facts.labels), printed=facts.printed)
     if facts.blanks:
         count += text["blanks"].format(blanks=facts.blanks)
@@ -280,7 +319,7 @@ def _overlay(
         line -= 11
 
     for index, slot in enumerate(slots):
-        _card_lines(c, slot, preset, bleed_mm, page)
+        _card_lines(c, slot, facts.radius(preset), facts.safe(preset), bleed_mm, page)
         if index >= len(facts.labels):
             c.setFont(regular, 6)
             c.setFillColorRGB(0.4, 0.4, 0.4)
@@ -288,7 +327,7 @@ def _overlay(
                 slot.x + page[0] * slot.scale / 2, slot.y + page[1] * slot.scale / 2, text["blank"]
             )
             c.setFillColorRGB(0, 0, 0)
-    _card_lines(c, back_slot, preset, bleed_mm, page)
+    _card_lines(c, back_slot, facts.radius(preset), facts.safe(preset), bleed_mm, page)
 
     side_x = PAGE_W - MARGIN - SIDE_W
     y = back_slot.y - 14
@@ -318,6 +357,14 @@ def _overlay(
             if preset.colour_space != "cmyk" and kind in ("rgb-in-cmyk", "spot-colour"):
                 continue  # not a rule of an RGB vendor
             found = report.by_kind(kind)
+            if kind in ("card-size", "bleed") and not preset.card_size_required:
+                # the preset keeps the deck's own size: nothing was checked against it
+                c.setFillColorRGB(0.45, 0.45, 0.45)
+                c.drawString(side_x, y, "–")
+                c.setFillColorRGB(0, 0, 0)
+                c.drawString(side_x + 10, y, f"{rules.get(kind, kind)}: {text['not_checked']}")
+                y -= 9
+                continue
             mark, status = (
                 ("✓", text["passed"]) if not found else ("✗", text["failed"].format(n=len(found)))
             )
