@@ -23,7 +23,13 @@ from deckgen.engine.seatnames import seat_number
 from deckgen.rulecheck.messages import said, say
 from deckgen.rulecheck.reachability import proof_of, unseen_bound
 from deckgen.rulespec import RuleSpec
-from deckgen.rulespec.clauses import CLAUSE_PARAMS, NUMERIC_PARAMS, VALUE_WORDS
+from deckgen.rulespec.clauses import (
+    CLAUSE_PARAMS,
+    NUMERIC_PARAMS,
+    SUMMARY_VALUE_KEYS,
+    VALUE_WORDS,
+    WHOLE_WORD_KEYS,
+)
 
 WarningId = Literal[
     "draw_heavy",
@@ -355,7 +361,8 @@ def _per(c: dict[str, Any]) -> dict[str, Any]:
 
 
 def diagnose_texts(spec: RuleSpec) -> list[dict[str, Any]]:
-    """Clauses whose text names a parameter value that the file does not have."""
+    """Clauses (and the summary) whose text names a parameter value that the file does
+    not have."""
     out: list[dict[str, Any]] = []
     values = _values(spec)
     for clause in spec.params.clause:
@@ -374,6 +381,16 @@ def diagnose_texts(spec: RuleSpec) -> list[dict[str, Any]]:
                 text = _number_mismatch(clause.id, key, values.get(key), clause.text.en)
             if text is not None and not any(w["message"] == say(text, "en") for w in out):
                 out.append(_warn("clause_params", None, text))
+    summary = spec.params.summary
+    for key in SUMMARY_VALUE_KEYS:
+        hit = _words_found(key, values.get(key), summary.en, summary.de)
+        if hit is not None:
+            found, quote = hit
+            text = said(
+                "clause_params.summary_words", quote=quote, key=key, values=found,
+                have=str(values.get(key)),
+            )  # fmt: skip
+            out.append(finding("clause_params", text, where="the summary", param=key))
     return out
 
 
@@ -388,20 +405,36 @@ def _values(spec: RuleSpec) -> dict[str, Any]:
 
 
 def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> dict[str, Any] | None:
+    hit = _words_found(key, have, en, de)
+    if hit is None:
+        return None
+    found, quote = hit
+    return said(
+        "clause_params.words", clause=cid, quote=quote, key=key, values=found, have=str(have)
+    )
+
+
+def _words_found(key: str, have: Any, en: str, de: str) -> tuple[list[str], dict[str, Any]] | None:
+    """The values other than ``have`` whose words (:data:`VALUE_WORDS`) the texts use,
+    and the first such word quoted; None when there are none."""
     table = VALUE_WORDS.get(key)
     if table is None or have not in table:
         return None
     texts = {"en": en.lower(), "de": de.lower()}
     own = table[str(have)]
+    whole = key in WHOLE_WORD_KEYS
     found: list[str] = []
     quotes: list[dict[str, Any]] = []
     for value, words in table.items():
         if value == have:
             continue
         for lang, text in texts.items():
+            if whole and any(_has(w, text) for w in own[lang]):
+                continue  # the text also names the file's value ("muss aber nicht")
             hits = [
                 w for w in words[lang]
-                if w in text and w not in own[lang] and _means(key, value, w, text, lang)
+                if (_has(w, text) if whole else w in text)
+                and w not in own[lang] and _means(key, value, w, text, lang)
             ]  # fmt: skip
             if hits:
                 found.append(value)
@@ -409,9 +442,14 @@ def _words_mismatch(cid: str, key: str, have: Any, en: str, de: str) -> dict[str
                 break
     if not found:
         return None
-    return said(
-        "clause_params.words", clause=cid, quote=quotes[0], key=key, values=found, have=str(have)
-    )
+    return found, quotes[0]
+
+
+def _has(word: str, text: str) -> bool:
+    """Whether ``word`` stands in ``text`` as whole words."""
+    import re
+
+    return re.search(r"(?<![\wäöüß])" + re.escape(word) + r"(?![\wäöüß])", text) is not None
 
 
 def _means(key: str, value: str, word: str, text: str, lang: str) -> bool:

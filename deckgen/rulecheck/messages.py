@@ -216,6 +216,13 @@ _FINDINGS: dict[str, Template] = {
         "Regeldatei hat aber {key} = {have}: den Regelsatz für {have} neu schreiben oder "
         "{key} ändern.",
     ),
+    "clause_params.summary_words": Template(
+        "the summary says {quote}, which describes {key} = {values:or}, but the file has "
+        "{key} = {have}: rewrite the summary for {have} or change {key}",
+        "Die Kurzbeschreibung sagt {quote}, und das beschreibt {key} = {values:or}; die "
+        "Regeldatei hat aber {key} = {have}: die Kurzbeschreibung für {have} neu "
+        "schreiben oder {key} ändern.",
+    ),
     "quote.lang": Template("'{word}' ({lang})", "{lang} „{word}“"),
     "clause_params.number": Template(
         "clause {clause} names {numbers} but the file has {key} = {have}: write "
@@ -271,7 +278,7 @@ _FINDINGS: dict[str, Template] = {
         "ergibt ({explain}): den Text mit den Parametern abgleichen.",
     ),
     "quote.word": Template("'{word}'", "„{word}“"),
-    "quote.kind": Template("'{word} {kind}'", "„{word}“ ({kind})"),
+    "quote.kind": Template("'{phrase}'", "„{phrase}“"),
     "param.value": Template("{key} = {value}", "{key} = {value}"),
     "param.chicken_foot": Template("{arms} arms and {toes} toes", "{arms} Arme und {toes} Zehen"),
     "explain.tiles": Template(
@@ -284,10 +291,10 @@ _FINDINGS: dict[str, Template] = {
         "Steinwerte, Bonus, Zielpunktzahl, Stufen und Vielfache",
     ),
     "text_languages.tiles": Template(
-        "{where}: German and English name different tiles ({a}/{b} is only in one of "
-        "them): make both say the same",
-        "{where:cap}: Deutsch und Englisch nennen verschiedene Steine ({a}/{b} steht nur "
-        "in einem von beiden). Beide sollen dasselbe sagen.",
+        "{where}: German and English name different tiles (only in one of them: "
+        "{tiles}): make both say the same",
+        "{where:cap}: Deutsch und Englisch nennen verschiedene Steine (nur in einem von "
+        "beiden: {tiles}). Beide sollen dasselbe sagen.",
     ),
     "text_languages.kind": Template(
         "{where}: the English says {en_values} {kind}, the German {de_values}: make both "

@@ -89,6 +89,9 @@ class Number:
     value: int
     kind: str | None
     word: str
+    phrase: str = ""
+    """The words as the text writes them, from the number to what it counts ("drei
+    Steine", "three more tiles"); the number alone when nothing follows."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ def numbers(text: str, lang: str) -> list[Number]:
     """Every number of ``text`` with what it counts (None when the next words say
     nothing); tile names (``6/6``) and set names (``double-six``) are left out."""
     text = TILE.sub(" ", SET_NAME.sub(" ", text))
-    tokens = [t.lower() for t in TOKEN.findall(text)]
+    written = TOKEN.findall(text)
+    tokens = [t.lower() for t in written]
     words = WORDS[lang]
     out: list[Number] = []
     for i, tok in enumerate(tokens):
@@ -129,9 +133,11 @@ def numbers(text: str, lang: str) -> list[Number]:
             value = 1
         if value is None:
             continue
+        end = i + 1
         if kind is None:
-            kind = _kind(tokens[i + 1 : i + 3], lang)
-        out.append(Number(value, kind, tok))
+            kind, after = _kind_at(tokens[i + 1 : i + 3], lang)
+            end += after
+        out.append(Number(value, kind, tok, " ".join(written[i:end])))
     return out
 
 
@@ -144,13 +150,18 @@ ADJECTIVES = {
 
 def _kind(after: list[str], lang: str) -> str | None:
     """The kind named by the next word, or by the word after one adjective."""
+    return _kind_at(after, lang)[0]
+
+
+def _kind_at(after: list[str], lang: str) -> tuple[str | None, int]:
+    """:func:`_kind`, and how many of the words ``after`` name it (0: none)."""
     for j, word in enumerate(after):
         for kind, names in KINDS.items():
             if word in names[lang]:
-                return kind
+                return kind, j + 1
         if j > 0 or word not in ADJECTIVES:
-            return None
-    return None
+            return None, 0
+    return None, 0
 
 
 def set_names(text: str, lang: str) -> list[int | None]:
@@ -410,13 +421,24 @@ def _bands(spec: RuleSpec, t: Text) -> list[dict[str, Any]]:
 
 
 def _unique(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: set[str] = set()
+    """One finding per message, and one per problem: findings of one kind about the same
+    parameter in the same text and language (a number of tiles that is the wrong
+    value, the same number where it states the draw limit) are one contradiction."""
+    seen: set[Any] = set()
     out = []
     for f in items:
-        if f["message"] not in seen:
-            seen.add(f["message"])
+        keys: list[Any] = [f["message"]]
+        if f.get("param") is not None:
+            keys.append((f["id"], f.get("where"), f["param"], _lang_of(f)))
+        if not any(k in seen for k in keys):
             out.append(f)
+        seen.update(keys)
     return out
+
+
+def _lang_of(f: dict[str, Any]) -> str | None:
+    lang = ((f.get("text") or {}).get("args") or {}).get("lang")
+    return lang.get("key") if isinstance(lang, dict) else None
 
 
 def _numbers_against_params(
@@ -457,9 +479,10 @@ def _numbers_against_params(
 
 
 def _quote(n: Number) -> dict[str, Any]:
-    """A number as the text writes it, with what it counts when known."""
+    """A number with what it counts when known, in the text's own words ("drei
+    Steine", not "drei tiles")."""
     if n.kind:
-        return said("quote.kind", word=n.word, kind=kind_item(n.kind))
+        return said("quote.kind", word=n.word, kind=kind_item(n.kind), phrase=n.phrase or n.word)
     return said("quote.word", word=n.word)
 
 
@@ -521,10 +544,10 @@ def _languages_disagree(t: Text) -> list[dict[str, Any]]:
     tiles_en = Counter(tuple(sorted(p)) for p in tiles_named(t.en))
     tiles_de = Counter(tuple(sorted(p)) for p in tiles_named(t.de))
     if tiles_en != tiles_de:
-        only = sorted((tiles_en - tiles_de) + (tiles_de - tiles_en))
-        a, b = only[0]
+        only = sorted(set((tiles_en - tiles_de) + (tiles_de - tiles_en)))
         out.append(_finding(
-            "text_languages", said("text_languages.tiles", where=where(t.where), a=a, b=b),
+            "text_languages", said("text_languages.tiles", where=where(t.where),
+                                   tiles=[f"{a}/{b}" for a, b in only]),
             t.where,
         ))  # fmt: skip
         return out

@@ -238,10 +238,46 @@ VALUE_WORDS: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {
         },
         "limited": {"en": ("at most",), "de": ("höchstens",)},
     },
-}
+    "turn.play_drawn": {
+        "must": {
+            "en": ("must be laid", "must be played", "must lay", "must play",
+                   "has to be laid", "has to be played", "have to lay", "have to play"),
+            "de": ("muss",),
+        },
+        "may": {
+            "en": ("may be laid", "may be played", "may lay", "may play", "need not",
+                   "does not have to", "do not have to", "may keep"),
+            "de": ("darf", "muss aber nicht", "muss nicht", "nicht muss", "behalten"),
+        },
+    },
+    "scoring.tie": {
+        "nobody_scores": {
+            "en": ("nobody scores", "no one scores", "neither scores", "none of them scores",
+                   "score nothing", "scores nothing"),
+            "de": ("niemand punkte", "punktet niemand", "bekommt niemand", "keiner punkte",
+                   "punktet keiner", "bekommt keiner", "keines punkte", "bekommt keines"),
+        },
+        "all_lowest_score": {
+            "en": ("they all score", "all of them score", "each of them scores", "both score",
+                   "each scores", "win the round together"),
+            "de": ("punkten alle", "alle punkten", "punkten beide", "beide punkten",
+                   "bekommen alle", "bekommt jeder von ihnen", "gewinnen sie die runde gemeinsam"),
+        },
+    },
+}  # fmt: skip
 """Words (lower case) by which a clause text names a parameter's value: a clause that
 depends on the parameter and uses words of another value than the file's (and none of
-the file's own value) was written for other rules."""
+the file's own value) was written for other rules. For the keys of
+:data:`WHOLE_WORD_KEYS` a word matches whole words only, and a text that also uses a
+word of the file's own value is left alone ("darf man anlegen, muss aber nicht" is a
+may). The summary is read for the keys of :data:`SUMMARY_VALUE_KEYS`."""
+
+WHOLE_WORD_KEYS: tuple[str, ...] = ("turn.play_drawn", "scoring.tie")
+
+SUMMARY_VALUE_KEYS: tuple[str, ...] = ("turn.draw", "scoring.tie")
+"""The parameters whose :data:`VALUE_WORDS` are read in the summary too: words that name
+the value wherever they stand. ``turn.play_drawn`` is not among them: German "muss" and
+"darf" name it only in its own clause (a summary's "muss ziehen" is about drawing)."""
 
 NUMERIC_PARAMS: dict[str, str] = {
     "turn.draw_limit": "draw_limit",
