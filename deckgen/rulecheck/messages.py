@@ -168,24 +168,24 @@ _FINDINGS: dict[str, Template] = {
         "({most}): Jede Runde zählt 1 Punkt (score.bands).",
     ),
     "dead_clause.penalty_never": Template(
-        "with penalty points no total ever rises (each side loses its own pips and going "
+        "with minus points no total ever rises (each side loses its own pips and going "
         "out earns no bonus), so no match reaches {target} points: every match runs into "
         "the round limit (match.target, scoring.method = penalty); play a fixed number of "
         "rounds (match.end = rounds) or score the winner (scoring.method = winner_takes)",
-        "Bei Strafpunkten steigt kein Punktestand (jede Seite verliert ihre eigenen Augen, "
+        "Bei Minuspunkten steigt kein Punktestand (jede Seite verliert ihre eigenen Augen, "
         "und Ausmachen bringt keinen Bonus), also erreicht keine Partie {target} Punkte: "
         "Jede läuft bis zur Rundengrenze (match.target, scoring.method = penalty). Eine "
         "feste Zahl von Runden spielen (match.end = rounds) oder den Sieger punkten "
         "lassen (scoring.method = winner_takes).",
     ),
     "dead_clause.penalty_target": Template(
-        "with penalty points a total rises only by the bonus for going out ({bonus} a "
+        "with minus points a total rises only by the bonus for going out ({bonus} a "
         "round) and falls by the side's own pips, so {target} points take at least "
         "{rounds} rounds in which the same side goes out, and a match may never get there "
         "(match.target, scoring.method = penalty); play a fixed number of rounds "
         "(match.end = rounds), lower the target or score the winner "
         "(scoring.method = winner_takes)",
-        "Bei Strafpunkten steigt ein Punktestand nur um den Bonus fürs Ausmachen ({bonus} "
+        "Bei Minuspunkten steigt ein Punktestand nur um den Bonus fürs Ausmachen ({bonus} "
         "je Runde) und sinkt um die eigenen Augen: {target} Punkte brauchen mindestens "
         "{rounds} Runden, in denen dieselbe Seite ausmacht, und eine Partie kommt "
         "vielleicht nie dahin (match.target, scoring.method = penalty). Eine feste Zahl "
