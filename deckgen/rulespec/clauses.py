@@ -274,10 +274,11 @@ may). The summary is read for the keys of :data:`SUMMARY_VALUE_KEYS`."""
 
 WHOLE_WORD_KEYS: tuple[str, ...] = ("turn.play_drawn", "scoring.tie")
 
-SUMMARY_VALUE_KEYS: tuple[str, ...] = ("turn.draw", "scoring.tie")
-"""The parameters whose :data:`VALUE_WORDS` are read in the summary too: words that name
-the value wherever they stand. ``turn.play_drawn`` is not among them: German "muss" and
-"darf" name it only in its own clause (a summary's "muss ziehen" is about drawing)."""
+SUMMARY_VALUE_KEYS: tuple[str, ...] = ("board.shape", "turn.draw", "scoring.tie")
+"""The parameters whose :data:`VALUE_WORDS` are read in the summary too (the board, the
+draw, the tie): words that name the value wherever they stand. ``turn.play_drawn`` is
+not among them: German "muss" and "darf" name it only in its own clause (a summary's
+"muss ziehen" is about drawing)."""
 
 NUMERIC_PARAMS: dict[str, str] = {
     "turn.draw_limit": "draw_limit",
