@@ -344,6 +344,11 @@ def make_booklets(
     printing.check(impose=impose)
     chosen = check_edition(edition)
     spec = rules if isinstance(rules, RuleSpec) else load_rules(rules)
+    if printing.edition and printing.created is None:  # dated as a deck's print files
+        from deckgen.prepress.sourcedate import booklet_inputs, pdf_date, source_epoch
+
+        created = pdf_date(source_epoch(booklet_inputs(spec.path, deck)))
+        printing = replace(printing, created=created)
     for lang in langs:
         check_language(lang)
     page = page_format(fmt)

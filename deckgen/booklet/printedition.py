@@ -61,15 +61,20 @@ class PrintOptions:
     finish: Finisher | None = None
     """Applied last to the press edition and the imposed sheets instead of the step
     ``colour`` chooses."""
+    created: str | None = None
+    """The PDF date of the CMYK files for the press (``make_booklets`` sets it from
+    :mod:`deckgen.prepress.sourcedate`); None: PDF/X's default date."""
 
     def finisher(self) -> Finisher | None:
         """The step applied last to the files for the press (None: none)."""
         if self.finish is not None:
             return self.finish
         if self.edition and self.colour == "cmyk":
+            import functools
+
             from deckgen.prepress.pressfile import press_pdf
 
-            return press_pdf
+            return functools.partial(press_pdf, created=self.created)
         return None
 
     def check(self, *, impose: bool) -> None:
@@ -226,7 +231,7 @@ def press_sheets(pages: bytes, press: bytes, options: PrintOptions) -> bytes:
         from deckgen.prepress.pressfile import press_pdf_of_cmyk
 
         sheets = impose_saddle_stitch(press, paper=options.paper, need_marks=True)
-        return press_pdf_of_cmyk(sheets)
+        return press_pdf_of_cmyk(sheets, created=options.created)
     sheets = impose_saddle_stitch(pages, paper=options.paper, need_marks=options.edition)
     return finished(sheets, options)
 

@@ -7,7 +7,10 @@ FOGRA39 profile; black and grey text and lines as a tint of black ink alone),
 :func:`deckgen.prepress.pdfx.make_pdfx` (PDF/X-4 by default) and
 :func:`deckgen.prepress.pdfout.pdf_bytes` (the file version the flavour allows,
 ``/PrintScaling /None``). The title kept is the document's own (WeasyPrint's
-``<title>``); ``title`` is used only when the document has none.
+``<title>``); ``title`` is used only when the document has none. ``created`` (a PDF
+date, :func:`deckgen.prepress.sourcedate.pdf_date`) is the file's creation and
+modification date: WeasyPrint's output has none, and without it PDF/X's required dates
+fall back to :data:`deckgen.prepress.pdfx.DEFAULT_DATE`.
 
 This is the finishing step of the booklet's print edition
 (:class:`deckgen.booklet.printedition.PrintOptions`).
@@ -21,7 +24,9 @@ from deckgen.errors import InputError
 from deckgen.prepress.pdfx import Flavour
 
 
-def press_pdf(pdf: bytes, *, flavour: Flavour = "x4", title: str = "deckgen") -> bytes:
+def press_pdf(
+    pdf: bytes, *, flavour: Flavour = "x4", title: str = "deckgen", created: str | None = None
+) -> bytes:
     """``pdf`` converted to CMYK with K-only text and made a PDF/X file of ``flavour``.
 
     Raises :class:`~deckgen.errors.InputError` when something stays in RGB (a colour
@@ -41,11 +46,13 @@ def press_pdf(pdf: bytes, *, flavour: Flavour = "x4", title: str = "deckgen") ->
                 where=f"PDF '{title}'",
                 fix="write the print edition in RGB (--rgb) and let the print shop convert it",
             )
-        make_pdfx(doc, flavour, title=title)
+        make_pdfx(doc, flavour, title=title, created=created)
         return pdf_bytes(doc)
 
 
-def press_pdf_of_cmyk(pdf: bytes, *, flavour: Flavour = "x4", title: str = "deckgen") -> bytes:
+def press_pdf_of_cmyk(
+    pdf: bytes, *, flavour: Flavour = "x4", title: str = "deckgen", created: str | None = None
+) -> bytes:
     """``pdf``, whose colours are CMYK already, made a PDF/X file of ``flavour``: the
     last step of :func:`press_pdf` without converting a second time.
 
@@ -59,5 +66,5 @@ def press_pdf_of_cmyk(pdf: bytes, *, flavour: Flavour = "x4", title: str = "deck
     from deckgen.prepress.pdfx import make_pdfx
 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        make_pdfx(doc, flavour, title=title)
+        make_pdfx(doc, flavour, title=title, created=created)
         return pdf_bytes(doc)

@@ -4,6 +4,8 @@ Takes the loaded deck (its file, pictures, fonts and the rules file its imprint 
 gives the creation date of every print file as seconds since 1970 (UTC):
 ``SOURCE_DATE_EPOCH`` when it is set (the reproducible-builds convention), else the
 newest modification time of those inputs. :func:`pdf_date` writes it as a PDF date.
+:func:`booklet_inputs` names the inputs of a rules booklet (its rules file and the deck
+it pictures), so its files for the press are dated the same way.
 
 >>> pdf_date(1764151200)
 "D:20251126100000+00'00'"
@@ -51,6 +53,26 @@ def deck_inputs(deck: LoadedDeck) -> list[Path]:
             except OSError:
                 continue
     return paths
+
+
+def booklet_inputs(rules_path: Path | None, deck: LoadedDeck | str | Path | None) -> list[Path]:
+    """The files a rules booklet reads: its rules file and the deck it pictures (the deck
+    file's inputs, :func:`deck_inputs`; without a deck the shipped demo deck's)."""
+    from deckgen.deck.spec import LoadedDeck, load_deck
+    from deckgen.errors import DeckgenError
+    from deckgen.resources import images_dir
+
+    paths = [rules_path] if rules_path is not None else []
+    if deck is None:
+        deck = images_dir() / "demo-deck.toml"
+        if not deck.is_file():
+            return paths
+    if isinstance(deck, LoadedDeck):
+        return paths + deck_inputs(deck)
+    try:
+        return paths + deck_inputs(load_deck(deck))
+    except (DeckgenError, OSError):  # the booklet itself reports a deck it cannot read
+        return [*paths, Path(deck)]
 
 
 def source_epoch(paths: Iterable[Path]) -> int:
