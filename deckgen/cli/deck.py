@@ -348,7 +348,7 @@ def presets_command(as_json: JsonOpt = False) -> None:
         writes = ", ".join(names[o] for o in p.outputs if o in names)
         table.add_row(
             p.name,
-            f"{p.card_width_mm:g} x {p.card_height_mm:g}",
+            p.card_size_text(),
             f"{p.bleed_mm:g}",
             f"{p.safe_mm:g}",
             p.colour_space.upper()

@@ -28,9 +28,12 @@ def test_presets_listing(runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     names = [p["name"] for p in json.loads(result.stdout)["presets"]]
     assert {"meinspiel", "drivethrucards", "thegamecrafter", "home-a4", "home-letter"} <= set(names)
-    table = runner.invoke(app, ["deck", "presets"])
+    table = runner.invoke(app, ["deck", "presets"], env={"COLUMNS": "200"})
     assert table.exit_code == 0
     assert "meinspiel" in table.stdout
+    # a home preset keeps the deck's own card size: the table says so
+    (home,) = [line for line in table.stdout.splitlines() if "home-a4" in line]
+    assert "63 x 88 (or the deck's own)" in home
 
 
 def test_build_sheets_png_listed_in_manifest(runner: CliRunner, tmp_path: Path) -> None:
