@@ -10,17 +10,12 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from deckgen.cli.options import AllowOutsideOpt, QuietOpt
 from deckgen.cli.output import say, write_json
-
-
-class Lang(StrEnum):
-    de = "de"
-    en = "en"
 
 
 class BookletFormat(StrEnum):
@@ -47,11 +42,42 @@ class DiagramStyle(StrEnum):
     numerals = "numerals"
 
 
+def booklet_langs(given: list[str] | None) -> list[Literal["de", "en"]]:
+    """The languages of ``--lang``: each value a language or a comma list of them
+    (``de,en``), the option repeatable; in order, without repeats; de and en when not
+    given. An unknown language is an InputError naming the ones there are.
+
+    >>> booklet_langs(["de,en"]), booklet_langs(["en", "de"]), booklet_langs(None)
+    (['de', 'en'], ['en', 'de'], ['de', 'en'])
+    """
+    from deckgen.booklet.i18n import check_language
+
+    if not given:
+        return ["de", "en"]
+    parts = [part.strip() for value in given for part in value.split(",")]
+    known: dict[str, Literal["de", "en"]] = {"de": "de", "en": "en"}
+    langs = list(dict.fromkeys(known[check_language(part)] for part in parts if part))
+    if not langs:
+        from deckgen.errors import InputError
+
+        raise InputError(
+            f"'{','.join(given)}' names no booklet language",
+            where="option --lang",
+            fix="e.g. --lang de, --lang de,en or --lang de --lang en",
+        )
+    return langs
+
+
 def booklet_command(
     rules: Annotated[str, typer.Argument(help="Rules id, alias (German or English) or file.")],
     lang: Annotated[
-        list[Lang] | None,
-        typer.Option("--lang", help="Booklet language; repeat for both (default: de and en)."),
+        list[str] | None,
+        typer.Option(
+            "--lang",
+            metavar="LANG[,LANG]",
+            help="Booklet language: de or en; both as de,en or by repeating --lang "
+            "(default: de and en).",
+        ),
     ] = None,
     deck: Annotated[
         Path | None,
@@ -135,7 +161,7 @@ def booklet_command(
         rules,
         out,
         reporter=reporter,
-        langs=[item.value for item in lang] if lang else ["de", "en"],
+        langs=booklet_langs(lang),
         fmt=fmt.value,
         deck=deck,
         check_report=check,
