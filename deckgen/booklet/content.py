@@ -44,7 +44,7 @@ LEAD_CLAUSES = ("lead.turned_up", "lead.double", "lead.any", "lead.skip_double")
 """The clauses that say how a round opens (a start card turned up, or who leads what)."""
 
 QUICK_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Setting up", ("setup.deal", *LEAD_CLAUSES, "lead.station", "setup.teams")),
+    ("Setting up", ("setup.deal", "start.first", *LEAD_CLAUSES, "lead.station", "setup.teams")),
     (
         "A turn",
         (
@@ -66,8 +66,15 @@ its first sentence (a clause states its rule first and explains it after)."""
 SHORT_HAND = 6
 """A hand of at most this many tiles is spelled out tile by tile in a worked example."""
 
-OPENING_CLAUSES = (*LEAD_CLAUSES, "lead.station")
-"""How a round opens: the quick reference always keeps it."""
+OPENING_CLAUSES = ("start.first", *LEAD_CLAUSES, "lead.station")
+"""Who begins and how a round opens: the quick reference always keeps it (a lead
+clause such as "need not play that double" leans on the one before it)."""
+
+_BAND_WORDS = {"de": ("Augen", "Punkt", "Punkte"), "en": ("pips", "point", "points")}
+"""A worked example's step from pips to points by bands: ``36 pips: 4 points``."""
+
+_DEAL_WORDS = {"de": ("bei", "oder", "Spielern"), "en": ("with", "or", "players")}
+"""How the quick reference names a player count in its line of hand sizes."""
 
 QUICK_LIMIT: dict[str, int] = {"a5": 3, "a6": 2}
 """At most this many clauses under one heading of the quick reference, per format."""
@@ -561,7 +568,7 @@ class _Builder:
         """The end of a real round and its scoring, as the engine scored it. ``another``:
         a second round that ended without anyone going out (its sums, no pictures)."""
         inner: list[Block] = []
-        who = {"player": self.seat(ex.out_seat), "turns": ex.turns}
+        who = {"player": self.seat(ex.out_seat), "turns": ex.table_turns}
         if another:
             text = (
                 self._(
@@ -640,7 +647,8 @@ class _Builder:
         for side, members in enumerate(ex.sides):
             name = " + ".join(self.seat(s) for s in members)
             value = ex.points[side]
-            points.append((name, signed(value)))
+            step = self.band_step(ex, side)  # score.bands: from the pips to the points
+            points.append((f"{name} ({step})" if step else name, signed(value)))
         if any(ex.play_points):  # score.ends: during play, then the end
             during = []
             ending = []
@@ -653,6 +661,33 @@ class _Builder:
         inner.append(Sum(tuple(points), title=self._("So the round scores:")))
         title = self._("Worked example: nobody goes out") if another else self._("Worked example")
         return Box(title, tuple(inner), shows=self.score_shows(ex), flows=True)
+
+    def band_step(self, ex: ExampleRound, side: int) -> str:
+        """The points of ``side`` with their step from the pips, when the rules score in
+        bands (``score.bands``): ``9 + 27 = 36 pips: 4 points``; else empty.
+
+        The pips are summed as the engine sums them for ``winner_takes`` (those left in
+        the other hands, or in all hands), and shown only when their band gives the
+        engine's points for that side."""
+        sc = self.rules.params.scoring
+        value = ex.points[side]
+        if sc.bands is None or sc.method != "winner_takes" or value <= 0:
+            return ""
+        members = set(ex.sides[side])
+        if ex.end == "out":
+            gone = {ex.out_seat} if sc.out_points == "all" else members
+            seats = [s for s in range(ex.players) if s not in gone]
+        elif sc.blocked_points == "all":
+            seats = list(range(ex.players))
+        else:
+            return ""
+        raw = sum(ex.hand_values[s] for s in seats)
+        if raw // sc.bands + 1 != value:
+            return ""
+        pips, one, many = _BAND_WORDS["de" if self.lang == "de" else "en"]
+        terms = [str(ex.hand_values[s]) for s in seats]
+        summed = " + ".join(terms) + f" = {raw}" if len(terms) > 1 else str(raw)
+        return f"{summed} {pips}: {value} {one if value == 1 else many}"
 
     def present(self, *ids: str) -> tuple[str, ...]:
         """Those of ``ids`` that the rules file has, in order, without repeats."""
@@ -749,11 +784,15 @@ class _Builder:
         limit = QUICK_LIMIT.get(self.fmt.name, 2)
         have = set(self.rules.clause_ids())
         groups: list[tuple[str, tuple[str, ...]]] = []
+        hands = self.quick_hands()
         for heading, ids in QUICK_GROUPS:
             lines: list[str] = []
             others = 0
             for cid in ids:
                 if cid not in have or (cid not in OPENING_CLAUSES and others >= limit):
+                    continue
+                if cid == "setup.deal" and hands:  # the hand sizes, not the shuffle
+                    others += 1
                     continue
                 others += cid not in OPENING_CLAUSES
                 lines.append(first_sentence(self.rules.clause_text(cid, self.lang)))
@@ -766,7 +805,39 @@ class _Builder:
             note = self.t.ngettext(
                 "A round takes about %(n)d minute.", "A round takes about %(n)d minutes.", minutes
             ) % {"n": minutes}
-        return QuickReference(title=self._("Quick reference"), groups=tuple(groups), note=note)
+        return QuickReference(
+            title=self._("Quick reference"),
+            groups=tuple(groups),
+            note=note,
+            hands=hands,
+        )
+
+    def quick_hands(self) -> str:
+        """The quick reference's line of hand sizes (``Tiles each: 7 with 2, 6 with 3
+        or 4 players.``; a run of three or more counts as ``2–4``), printed first
+        under its set-up heading in place of the deal's first sentence when that
+        sentence does not give the hand sizes (it only shuffles), else empty. The sizes
+        are the deal's own (``deal.hand_size``, as in the setup's deal table)."""
+        if not self.rules.has_clause("setup.deal"):
+            return ""
+        raw = next(c.text.get(self.lang) for c in self.rules.params.clause if c.id == "setup.deal")
+        if "{hand_size" in first_sentence(raw):
+            return ""
+        groups: dict[int, list[int]] = {}
+        for row in self.rules.deal_table():
+            groups.setdefault(row.hand_size, []).append(row.players)
+        with_n, word, players = _DEAL_WORDS["de" if self.lang == "de" else "en"]
+        parts = []
+        for size, counts in groups.items():
+            if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+                named = f"{counts[0]}\u2013{counts[-1]}"
+            elif len(counts) > 1:
+                named = ", ".join(str(n) for n in counts[:-1]) + f" {word} {counts[-1]}"
+            else:
+                named = str(counts[0])
+            parts.append(f"{size} {with_n} {named}")
+        each = self._("Cards each") if self.cards else self._("Tiles each")
+        return f"{each}: {', '.join(parts)} {players}."
 
     def share_text(self, share: float, ci: tuple[float, float] | None) -> str:
         """``47 %`` or, with its 95 % interval, ``47 % (46–49 %)``."""

@@ -82,6 +82,16 @@ class ExampleRound:
     """The clauses that decided something in this round, as the engine reported them
     (``score.tie``: the lowest hands tied and the tie rule scored the round)."""
 
+    @property
+    def table_turns(self) -> int:
+        """The turns as the booklet numbers them: the number of the turn table's last row.
+
+        The engine's ``turns`` counts the starter's lead as a turn; the table begins
+        with the first turn after the lead (the lead is the start position), so a round
+        opened by a player's lead has one turn more in the engine than in the table.
+        A round without recorded steps keeps the engine's count."""
+        return self.steps[-1].turn if self.steps else self.turns
+
     def position_after(self, placements: int) -> Placement | None:
         """The placement number ``placements`` (1-based), or the last drawable one before it."""
         drawable = [p for p in self.placements[:placements] if p.board is not None]

@@ -129,6 +129,9 @@ class QuickReference:
     title: str
     groups: tuple[tuple[str, tuple[str, ...]], ...]
     note: str = ""
+    hands: str = ""
+    """How many tiles each player gets (first under the first heading, the set-up),
+    when the deal's first sentence does not say."""
 
 
 @dataclass(frozen=True)
