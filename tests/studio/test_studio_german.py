@@ -396,7 +396,8 @@ def test_a_german_customer_makes_a_photo_deck_in_german(
     imprint_text = cards.pages[pages["imprint"]].extract_text()
     assert "Doppel-7 · 36 Steine" in cover_text, cover_text
     assert "Kurzregeln" in imprint_text, imprint_text
-    assert "Doppel-7 · 36 Steine · 38 Karten insgesamt" in imprint_text, imprint_text
+    # the studio prints for MeinSpiel, which puts the imprint on the cover's back: 36 + 1
+    assert "Doppel-7 · 36 Steine · 37 Karten insgesamt" in imprint_text, imprint_text
     assert "Gemacht von" in imprint_text
     for english in ("tiles", "Short rules", "cards in all", "double-7", "Our"):
         assert english not in cover_text + imprint_text, english
