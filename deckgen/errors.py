@@ -74,6 +74,10 @@ class DeckgenError(Exception):
     """A problem the user can fix: says what went wrong, where, and how to fix it."""
 
     exit_code = EXIT_USER_ERROR
+    shown_where: str | None = None
+    """``where`` as the customer reads it, when it differs from the ``where`` code reads
+    (the deck key ``faces.pictures[2]`` is shown as ``faces.pictures``, the message
+    naming "the picture for 3")."""
 
     def __init__(self, what: str, *, where: str | None = None, fix: str | None = None) -> None:
         self.what = what
@@ -84,7 +88,7 @@ class DeckgenError(Exception):
     def message(self) -> str:
         text = self.what.rstrip(". ")
         if self.where:
-            where = self.where
+            where = self.shown_where or self.where
             if len(where) > 200:  # keep the end: it names the key
                 where = where[:60] + "…" + where[-130:]
             text += f" ({where})"

@@ -13,9 +13,12 @@ where a picture should be never makes a build wait. Names are quoted through
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
+import re
 import stat
+import unicodedata
 from pathlib import Path
 
 from deckgen.errors import MACHINE_ERRNOS, ResourceError, UnsafePathError, excerpt
@@ -51,7 +54,84 @@ def resolve_inside(
             fix="put the file next to the deck file (or in a folder below it), "
             "or pass --allow-outside if you trust this file",
         )
+    if not os.path.lexists(candidate):
+        variant = unicode_variant(candidate)
+        if variant is not None:
+            return resolve_inside(base, str(variant), where=where, allow_outside=allow_outside)
     return candidate
+
+
+MAX_LISTED = 5000
+"""Entries of a folder looked at to find a file under another spelling of its name."""
+
+
+def _entries(folder: Path) -> list[str]:
+    """Up to :data:`MAX_LISTED` names in ``folder`` (none if it cannot be listed)."""
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as found:
+            for entry in found:
+                names.append(entry.name)
+                if len(names) >= MAX_LISTED:
+                    break
+    except (OSError, ValueError):
+        return []
+    return names
+
+
+def _nfc(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
+
+
+def unicode_variant(path: Path) -> Path | None:
+    """The existing file ``path`` names when its name (or a folder's) is spelt in another
+    Unicode form: macOS writes "Ö" decomposed (NFD, "O" and a combining diaeresis) while
+    a deck file typed by hand has it composed (NFC). None when there is no such file.
+
+    >>> unicode_variant(Path("/no/such/folder/x.jpg")) is None
+    True
+    """
+    current = Path(path.anchor)
+    changed = False
+    for part in path.parts[1:] if path.anchor else path.parts:
+        step = current / part
+        if not os.path.lexists(step):
+            wanted = _nfc(part)
+            same = [name for name in _entries(current) if _nfc(name) == wanted]
+            if not same:
+                return None
+            step = current / same[0]
+            changed = True
+        current = step
+    return current if changed else None
+
+
+def _digitless(name: str) -> str:
+    return re.sub(r"\d+", "#", name)
+
+
+def nearest_name(path: Path, shown: str) -> str | None:
+    """The file in ``path``'s folder whose name is nearest to ``path``'s (a name that
+    differs only in upper and lower case first), as ``shown`` would name it; None when
+    no name is close."""
+    names = [n for n in _entries(path.parent) if is_regular_file(path.parent / n)]
+    if not names:
+        return None
+    wanted = _nfc(path.name)
+    folded = {_nfc(n).casefold(): n for n in names}
+    match = folded.get(wanted.casefold())
+    if match is None:
+        close = [
+            name
+            for name in difflib.get_close_matches(wanted.casefold(), list(folded), n=3, cutoff=0.6)
+            if _digitless(name) != _digitless(wanted.casefold())  # photo2 is not a typo of photo3
+        ]
+        if not close:
+            return None
+        match = folded[close[0]]
+    if _nfc(shown).endswith(wanted):
+        return _nfc(shown)[: len(_nfc(shown)) - len(wanted)] + match
+    return match
 
 
 def _reason(exc: BaseException) -> str:
@@ -132,23 +212,27 @@ def is_regular_file(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def require_file(path: Path, *, shown: str, what: str, where: str, fix: str) -> None:
-    """Refuse ``path`` unless it is a regular file, saying what it is instead."""
+def require_file(
+    path: Path, *, shown: str, what: str, where: str, fix: str, slot: str | None = None
+) -> None:
+    """Refuse ``path`` unless it is a regular file, saying what it is instead.
+
+    ``slot`` names what the file is for as the customer sees it ("picture for 2"); a
+    missing file's message suggests the nearest name in its folder.
+    """
+    named = f"the {slot} ('{excerpt(shown, 80)}')" if slot else f"the {what} '{excerpt(shown, 80)}'"
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise ResourceError(
-            f"the {what} '{excerpt(shown, 80)}' does not exist", where=where, fix=fix
-        ) from None
+        near = nearest_name(path, shown)
+        if near is not None:
+            fix = f"did you mean '{excerpt(near, 80)}'? Otherwise {fix}"
+        raise ResourceError(f"{named} does not exist", where=where, fix=fix) from None
     except (OSError, ValueError) as exc:
         reason = _reason(exc) if isinstance(exc, OSError) else "the name holds a NUL"
-        raise ResourceError(
-            f"the {what} '{excerpt(shown, 80)}' cannot be read: {reason}", where=where, fix=fix
-        ) from None
+        raise ResourceError(f"{named} cannot be read: {reason}", where=where, fix=fix) from None
     if not stat.S_ISREG(mode):
-        raise ResourceError(
-            f"the {what} '{excerpt(shown, 80)}' is {_kind(mode)}, not a file", where=where, fix=fix
-        )
+        raise ResourceError(f"{named} is {_kind(mode)}, not a file", where=where, fix=fix)
 
 
 def check_output_file(path: Path, *, where: str) -> None:

@@ -322,8 +322,36 @@ def _first_model(annotation: Any) -> Any:
     return None
 
 
-def describe_validation_error(exc: ValidationError, model: type[BaseModel]) -> list[str]:
-    """One readable line per problem: ``key.path: what (hint)``."""
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _missing(loc: tuple[int | str, ...], what: str) -> str:
+    """A required key left out, as a customer reads it: "the deck needs a name"."""
+    last = str(loc[-1]) if loc else "value"
+    parent = _key_path(loc[:-1]) if len(loc) > 1 else ""
+    owner = f"[{parent}]" if parent else f"the {what.removesuffix(' file') or 'file'}"
+    return f"{owner} needs {_article(last)} {last}"
+
+
+def _plain(err: Any, text: str) -> str:
+    """Pydantic's "Input should be ..." in a customer's words: "choose one of ..."."""
+    if err["type"] in ("literal_error", "enum") and "expected" in err.get("ctx", {}):
+        return f"choose one of {err['ctx']['expected']}"
+    rest = text.removeprefix("Input should be ")
+    if rest == text:
+        return text
+    rest = rest.split(", unable to ")[0]  # pydantic's own reason adds nothing for a customer
+    if rest.startswith(("less ", "greater ")):
+        return f"use a value {rest}"
+    return f"use {rest}"
+
+
+def describe_validation_error(
+    exc: ValidationError, model: type[BaseModel], what: str = "file"
+) -> list[str]:
+    """One readable line per problem: ``key.path: what (hint)``; ``what`` names the
+    file for a key left out ("the deck needs a name")."""
     lines = []
     for err in exc.errors():
         loc = tuple(err.get("loc", ()))
@@ -343,7 +371,12 @@ def describe_validation_error(exc: ValidationError, model: type[BaseModel]) -> l
             if text.startswith("Value error, "):
                 text = text[len("Value error, ") :]
             got = err.get("input")
-            if err["type"] != "missing" and not isinstance(got, dict | list):
+            text = _missing(loc, what) if err["type"] == "missing" else _plain(err, text)
+            if (
+                err["type"] != "missing"
+                and not isinstance(got, dict | list)
+                and f"'{got}'" not in text  # the message quotes it already
+            ):
                 text += f", got {excerpt(repr(got))}"
             lines.append(f"{key}: {excerpt(text, 200)}")
     return lines
@@ -365,7 +398,7 @@ def validate(
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        problems = describe_validation_error(exc, model)
+        problems = describe_validation_error(exc, model, what)
         count = len(problems)
         shown = problems[:4] + ([f"and {count - 4} more"] if count > 4 else [])
         raise SpecError(

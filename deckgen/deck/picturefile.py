@@ -35,9 +35,9 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeVar
 
-from deckgen.errors import ResourceError
+from deckgen.errors import DeckgenError, ResourceError, excerpt
 from deckgen.paths import read_limited
 
 if TYPE_CHECKING:
@@ -82,11 +82,83 @@ class PictureTooLarge(ResourceError):
     """A picture refused for its size: too many pixels, or too many JPEG scans."""
 
 
+_KEY_IN_WHERE = re.compile(r"^(?P<head>.*\bkey )(?P<key>[\w.]+(?:\[\d+\])?)$", re.DOTALL)
+
+
+def customer_slot(where: str) -> tuple[str | None, str]:
+    """The slot a picture's ``where`` names as a customer sees it ("picture for 2"), and
+    ``where`` with the list key the customer wrote (``faces.pictures``, not the internal
+    zero-based ``faces.pictures[1]``). (None, ``where``) when it names no picture key.
+
+    >>> customer_slot("deck.toml, key faces.pictures[1]")
+    ('picture for 2', 'deck.toml, key faces.pictures')
+    >>> customer_slot("deck.toml, key cover.picture")
+    ('cover picture', 'deck.toml, key cover.picture')
+    >>> customer_slot("column photo")
+    (None, 'column photo')
+    """
+    from deckgen.deck.resolution import slot_name
+
+    found = _KEY_IN_WHERE.match(where)
+    if not found:
+        return None, where
+    key = found.group("key")
+    slot = slot_name(key)
+    if slot == key:
+        return None, where
+    return slot, found.group("head") + re.sub(r"\[\d+\]$", "", key)
+
+
+def picture_subject(path: Path, where: str, plain: str) -> str:
+    """How a message names the picture: its slot and file name when ``where`` names a
+    picture key ("the picture for 2 ('ben.jpg')"), else ``plain``."""
+    slot, _ = customer_slot(where)
+    if slot is None:
+        return plain
+    return f"the {slot} ('{excerpt(path.name, 80)}')"
+
+
+E = TypeVar("E", bound=DeckgenError)
+
+
+def shown_to_customer(error: E) -> E:
+    """``error`` showing its ``where`` as the customer reads it (``key faces.pictures``
+    for the internal ``key faces.pictures[1]``); code still reads the key from
+    ``error.where``."""
+    if error.where:
+        _, shown = customer_slot(error.where)
+        if shown != error.where:
+            error.shown_where = shown
+    return error
+
+
+def _content_hint(path: Path) -> str:
+    """What a file that is not a picture holds, when it is plain to see: empty, text."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return ""
+    if not head:
+        return "it is empty (0 bytes)"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    if all(c.isprintable() or c in "\r\n\t" for c in text):
+        return "it holds text, not a picture (a renamed file?)"
+    return ""
+
+
 def not_a_picture(path: Path, where: str, detail: str = "") -> ResourceError:
-    return ResourceError(
-        f"'{path.name}' is not a picture deckgen can read{': ' + detail if detail else ''}",
-        where=where,
-        fix="use a JPEG, PNG, WebP or TIFF file (re-export it from your photo program)",
+    subject = picture_subject(path, where, f"'{excerpt(path.name, 80)}'")
+    detail = _content_hint(path) or detail
+    return shown_to_customer(
+        ResourceError(
+            f"{subject} is not a picture deckgen can read{': ' + detail if detail else ''}",
+            where=where,
+            fix="use a JPEG, PNG, WebP or TIFF file (re-export it from your photo program)",
+        )
     )
 
 
@@ -100,21 +172,27 @@ def too_many_pixels(
         claim = f"claims {int(claimed.group(1)):,} pixels"
     else:
         claim = "claims too many pixels"
-    return PictureTooLarge(
-        f"the picture '{path.name}' {claim}, more than the "
-        f"{MAX_PICTURE_PIXELS // 1_000_000} megapixels deckgen accepts (a decompression bomb?)",
-        where=where,
-        fix="use a smaller picture; a card needs only a few megapixels",
+    subject = picture_subject(path, where, f"the picture '{excerpt(path.name, 80)}'")
+    return shown_to_customer(
+        PictureTooLarge(
+            f"{subject} {claim}, more than the "
+            f"{MAX_PICTURE_PIXELS // 1_000_000} megapixels deckgen accepts (a decompression bomb?)",
+            where=where,
+            fix="use a smaller picture; a card needs only a few megapixels",
+        )
     )
 
 
 def too_many_scans(path: Path, where: str, scans: int) -> PictureTooLarge:
-    return PictureTooLarge(
-        f"the picture '{path.name}' is a JPEG stored in {scans} or more passes (scans), "
-        f"more than the {MAX_JPEG_SCANS} deckgen accepts: decoding it would take minutes",
-        where=where,
-        fix="save the picture again as a normal JPEG (any photo program does; in an export "
-        "dialog, switch 'progressive' off)",
+    subject = picture_subject(path, where, f"the picture '{excerpt(path.name, 80)}'")
+    return shown_to_customer(
+        PictureTooLarge(
+            f"{subject} is a JPEG stored in {scans} or more passes (scans), "
+            f"more than the {MAX_JPEG_SCANS} deckgen accepts: decoding it would take minutes",
+            where=where,
+            fix="save the picture again as a normal JPEG (any photo program does; in an export "
+            "dialog, switch 'progressive' off)",
+        )
     )
 
 

@@ -40,6 +40,8 @@ from deckgen.deck.picturefile import (
     PictureHeader,
     decoding,
     open_untrusted,
+    picture_subject,
+    shown_to_customer,
     too_many_pixels,
 )
 from deckgen.errors import ResourceError
@@ -136,10 +138,13 @@ def _decode(
         except Image.DecompressionBombError:
             raise too_many_pixels(path, where, (width, height)) from None
         except (OSError, ValueError, SyntaxError) as exc:
-            raise ResourceError(
-                f"the picture '{path.name}' is damaged or cut short ({exc})",
-                where=where,
-                fix="export or download the picture again",
+            subject = picture_subject(path, where, f"the picture '{path.name}'")
+            raise shown_to_customer(
+                ResourceError(
+                    f"{subject} is damaged or cut short ({exc})",
+                    where=where,
+                    fix="export or download the picture again",
+                )
             ) from None
     icc = im.info.get("icc_profile")
     decoded = (im.size[1], im.size[0]) if swapped else im.size  # after any draft

@@ -44,8 +44,16 @@ def _check_set(text: str) -> str:
     try:
         dset = DominoSet.from_name(text)
     except ValueError:
+        from deckgen.errors import did_you_mean
+        from deckgen.tiles import set_names
+
+        hint = ""
+        if not re.fullmatch(r"(?i)\s*double[- ]?\d+\s*", text):  # a typo, not a number
+            hint = did_you_mean(text.strip().lower(), set_names())
         raise ValueError(
-            f"'{text}' is not a domino set; use double-1 ... double-{MAX_SUPPORTED_PIP} "
+            f"'{text}' is not a domino set"
+            + (f" ({hint})" if hint else "")
+            + f"; use double-1 ... double-{MAX_SUPPORTED_PIP} "
             "(double-6, double-7, double-9 and double-12 are the common ones)"
         ) from None
     if dset.max_pip < 1:
@@ -279,11 +287,24 @@ def _replace(deck: LoadedDeck, **changes: Any) -> LoadedDeck:
     return dataclasses.replace(deck, **changes)
 
 
+_GERMAN_FOLD = {
+    "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS",
+}  # fmt: skip
+"""German letters as German writes them without umlauts (Müller -> Mueller)."""
+
+
 def slugify(name: str) -> str:
-    """A lower-case ASCII folder name made of letters, digits and dashes."""
+    """A lower-case ASCII folder name made of letters, digits and dashes.
+
+    >>> slugify("Familie Müller: Große Runde")
+    'familie-mueller-grosse-runde'
+    """
     import unicodedata
 
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    text = unicodedata.normalize("NFC", name)
+    for german, ascii_form in _GERMAN_FOLD.items():
+        text = text.replace(german, ascii_form)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     text = re.sub(r"[^a-zA-Z0-9]+", "-", text).strip("-").lower()
     return text[:60] or "deck"
 
@@ -292,19 +313,26 @@ def resolve_picture(
     ref: PictureRef, *, base_dir: Path, where: str, allow_outside: bool
 ) -> ResolvedPicture:
     """Resolve a picture reference to an existing file (``demo:`` names our own art)."""
+    from deckgen.deck.picturefile import customer_slot, shown_to_customer
+    from deckgen.errors import DeckgenError
     from deckgen.resources import images_dir
 
-    if ref.file.startswith(DEMO_PREFIX):
-        path = resolve_inside(images_dir(), ref.file[len(DEMO_PREFIX) :], where=where)
-    else:
-        path = resolve_inside(base_dir, ref.file, where=where, allow_outside=allow_outside)
-    require_file(
-        path,
-        shown=ref.file,
-        what="picture",
-        where=where,
-        fix=f"put the file at {path} or correct the path (relative to the deck file)",
-    )
+    slot, _ = customer_slot(where)
+    try:
+        if ref.file.startswith(DEMO_PREFIX):
+            path = resolve_inside(images_dir(), ref.file[len(DEMO_PREFIX) :], where=where)
+        else:
+            path = resolve_inside(base_dir, ref.file, where=where, allow_outside=allow_outside)
+        require_file(
+            path,
+            shown=ref.file,
+            what="picture",
+            where=where,
+            fix=f"put the file at {path} or correct the path (relative to the deck file)",
+            slot=slot,
+        )
+    except DeckgenError as exc:
+        raise shown_to_customer(exc) from None
     return ResolvedPicture(
         path=path,
         focus=ref.focus,

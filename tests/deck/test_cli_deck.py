@@ -159,7 +159,8 @@ def test_bad_pictures(runner: CliRunner, tmp_path: Path, case: str) -> None:
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: ")
     assert message in result.stderr
-    assert "faces.pictures[" in result.stderr  # names the key
+    assert "the picture for " in result.stderr  # names the slot as the customer sees it
+    assert "key faces.pictures)" in result.stderr  # and the key (not its internal index)
     assert _no_output(out)
 
 
@@ -167,7 +168,7 @@ SPEC_CASES: dict[str, tuple[dict[str, Any], str]] = {
     "unknown key": ({"cover": {"titel": "x"}}, "cover.titel: unknown key (did you mean 'title'?)"),
     "wrong type": (
         {"card": {"bleed_mm": "three"}},
-        "card.bleed_mm: Input should be a valid number",
+        "card.bleed_mm: use a valid number, got 'three'",
     ),
     "set out of range": ({"set": "double-19"}, "'double-19' is not a domino set"),
     "bad colour": ({"back": {"background": "#12345"}}, "is not a colour"),

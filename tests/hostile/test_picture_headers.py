@@ -97,8 +97,8 @@ def test_deck_build_names_the_picture_with_too_many_scans(
     out = tmp_path / "out"
     result = runner.invoke(app, ["deck", "build", str(deck), "--out", str(out)])
     assert result.exit_code == 2, result.output
-    assert "error: the picture 'scans.jpg' is a JPEG stored in" in result.stderr
-    assert "faces.pictures[2]" in result.stderr
+    assert "error: the picture for 3 ('scans.jpg') is a JPEG stored in" in result.stderr
+    assert "key faces.pictures)" in result.stderr
     assert "Traceback" not in result.output
 
 
@@ -224,7 +224,7 @@ def test_deck_build_refuses_a_176_megapixel_png_without_decoding_it(tmp_path: Pa
         text=True,
     )
     assert out.returncode == 2, out.stderr
-    assert "'huge.png' claims 16,000 x 11,000 pixels" in out.stderr
+    assert "('huge.png') claims 16,000 x 11,000 pixels" in out.stderr
     peak = int(out.stdout.split("PEAK")[1])
     # A decode would take 168 MB (one byte per pixel); before, `deck build` decoded it to
     # find its orientation (Pillow's getexif on a PNG) and only then refused it.
