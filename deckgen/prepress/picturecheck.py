@@ -114,10 +114,17 @@ def require_usable(checks: list[PictureCheck]) -> None:
     if not useless:
         return
     first = useless[0]
-    more = f" (and {len(useless) - 1} more)" if len(useless) > 1 else ""
-    raise ResourceError(
-        first.message() + more,
-        where=first.where,
-        fix=f"replace the {first.slot} with a larger picture (the original photo, not a "
-        "thumbnail or a picture saved from a web page)",
+    others = [f"the {c.slot} ({c.file}, {c.dpi:.0f} dpi)" for c in useless[1:4]]
+    if len(useless) > 4:
+        others.append(f"{len(useless) - 4} more")
+    more = f"; also too small: {', '.join(others)}" if others else ""
+    from deckgen.deck.picturefile import shown_to_customer
+
+    raise shown_to_customer(
+        ResourceError(
+            first.message() + more,
+            where=first.where,
+            fix=f"replace the {first.slot} with a larger picture (the original photo, not a "
+            "thumbnail or a picture saved from a web page)",
+        )
     )

@@ -163,3 +163,15 @@ def test_code_still_reads_the_internal_key(runner: CliRunner, tmp_path: Path) ->
     again = pickle.loads(pickle.dumps(caught.value))  # as from a batch worker
     assert str(again) == str(caught.value)
     assert "key faces.pictures)" in str(again)
+
+
+def test_every_picture_too_small_to_print_is_named(runner: CliRunner, tmp_path: Path) -> None:
+    """Two thumbnails: the refusal names both slots (it said "(and 1 more)")."""
+    deck_file = _deck(runner, tmp_path, _photos("anna", "ben", "carl", "dora", "emil", "fritz"))
+    for name in ("ben", "emil"):
+        Image.new("RGB", (12, 16), (90, 140, 200)).save(tmp_path / "fotos" / f"{name}.jpg")
+    error = _refused(runner, deck_file)
+    assert "and 1 more" not in error
+    assert "ben.jpg" in error
+    assert "also too small: the picture for 5 (emil.jpg" in error
+    assert "faces.pictures[" not in error  # no internal zero-based index
